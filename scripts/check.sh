@@ -1,0 +1,115 @@
+#!/bin/sh
+# Run every test of the built tree and print a summary: elfutils' own make
+# check in OBJDIR (its output in OBJDIR/check.log, results from each
+# test-suite.log), then the project's tests/*.sh (exit 0 pass, 77 skip,
+# anything else fail; their output in OBJDIR/project-tests/), which find
+# the build through TARBALL, TREE and OBJDIR in their environment.  A skip
+# fails unless tests/known-skips.txt lists the test.  The summary ends with
+# "N passed, N failed, N skipped"; the exit status is 1 on any failure.
+# Usage: scripts/check.sh TARBALL TREE OBJDIR
+set -eu
+
+[ $# -eq 3 ] || { echo "usage: $0 TARBALL TREE OBJDIR" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tree=$(cd "$2" && pwd)
+objdir=$(cd "$3" && pwd)
+logdir=$objdir/project-tests
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Every result goes to $tmp/results as a line "RESULT NAME LOG", or
+# "PASSED COUNT" for that many passes with no name.
+record() {
+  echo "$*" >> "$tmp/results"
+}
+: > "$tmp/results"
+
+# elfutils: counts from the "# PASS:" lines at the head of each
+# test-suite.log, the other tests by name from its "SKIP: name" section
+# titles.  Old logs go first, so a make check that stops early leaves none.
+find "$objdir" -name test-suite.log -exec rm -f {} +
+echo "check: make check -j$(nproc) in $objdir, output in $objdir/check.log"
+: > "$tmp/suites"
+status=0
+make -C "$objdir" -j"$(nproc)" check > "$objdir/check.log" 2>&1 || status=$?
+suites=$(find "$objdir" -name test-suite.log | sort)
+for suite in $suites; do
+  dir=$(dirname "$suite")
+  awk -v name="elfutils/${dir#"$objdir"/}/" -v dir="$dir/" '
+    /^# [A-Z]+: +[0-9]+$/ && !seen[$2]++ { n[$2] = $3 }
+    /^=+$/ && length ($0) == length (prev) && prev ~ /^(FAIL|XPASS|ERROR|SKIP): / {
+      split (prev, f, ": ")
+      print f[1], name f[2], dir f[2] ".log"
+    }
+    { prev = $0 }
+    END { print "PASSED", n["PASS:"] + n["XFAIL:"] }' "$suite" >> "$tmp/results"
+  awk -v suite="$suite" '/^# [A-Z]+: +[0-9]+$/ && !seen[$2]++ { printf "%s %s ", $2, $3 }
+                         END { print "in " suite }' "$suite" >> "$tmp/suites"
+done
+if [ "$status" -ne 0 ] && ! grep -q '^\(FAIL\|XPASS\|ERROR\) ' "$tmp/results"; then
+  record ERROR "elfutils-make-check" "$objdir/check.log"
+fi
+
+mkdir -p "$logdir"
+for t in "$top"/tests/*.sh; do
+  [ -f "$t" ] || continue
+  log=$logdir/$(basename "$t" .sh).log
+  rc=0
+  if [ -x "$t" ]; then
+    TARBALL=$tarball TREE=$tree OBJDIR=$objdir "$t" < /dev/null > "$log" 2>&1 || rc=$?
+  else
+    echo "$t is not executable" > "$log"
+    rc=1
+  fi
+  case $rc in
+    0) result=PASS ;;
+    77) result=SKIP ;;
+    *) result=FAIL ;;
+  esac
+  echo "$result: tests/$(basename "$t")"
+  record "$result" "tests/$(basename "$t")" "$log"
+done
+
+# Why tests/known-skips.txt lets test $1 skip; false if it does not.
+known_skip() {
+  awk -v t="$1" '$1 == t { sub (/^[^#]*#[ \t]*/, ""); print; found = 1 }
+                 END { exit !found }' "$top/tests/known-skips.txt"
+}
+
+passed=0 failed=0 skipped=0
+: > "$tmp/failed"
+: > "$tmp/known"
+while read -r result name log; do
+  case $result in
+    PASSED) passed=$((passed + name)) ;;
+    PASS) passed=$((passed + 1)) ;;
+    SKIP)
+      if why=$(known_skip "$(basename "$name")"); then
+        skipped=$((skipped + 1))
+        echo "known skip: $name ($why)" >> "$tmp/known"
+      else
+        failed=$((failed + 1))
+        echo "$name SKIP-not-in-tests/known-skips.txt $log" >> "$tmp/failed"
+      fi ;;
+    *)
+      failed=$((failed + 1))
+      echo "$name $result $log" >> "$tmp/failed" ;;
+  esac
+done < "$tmp/results"
+
+while read -r name result log; do
+  echo
+  echo "==== $name: $result; the end of $log:"
+  tail -n 15 "$log" 2>/dev/null || true
+done < "$tmp/failed"
+
+echo
+echo "==== summary"
+sed 's/^/elfutils: /' "$tmp/suites"
+cat "$tmp/known"
+while read -r name result log; do
+  echo "failed: $name ($result), see $log"
+done < "$tmp/failed"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
