@@ -1,0 +1,50 @@
+# The entry points of the project; the scripts in scripts/ do the work.
+#   make             install what is missing, fetch elfutils, apply patches/,
+#                    build the patched elfutils in build/obj
+#   make check       all that, then every test, with a summary
+#   make series      export the build tree's commits to patches/
+#   make reset-tree  drop the build tree's work and apply patches/ again
+#   make clean       remove build/obj;  make distclean  remove build/
+# ELFUTILS_TARBALL=/path/to/elfutils-VERSION.tar.bz2 skips the download.
+
+BUILDDIR = build
+DLDIR = $(BUILDDIR)/dl
+TREE = $(BUILDDIR)/elfutils
+OBJDIR = $(BUILDDIR)/obj
+ELFUTILS_VERSION := $(shell . ./elfutils.version && echo $$ELFUTILS_VERSION)
+TARBALL = $(DLDIR)/elfutils-$(ELFUTILS_VERSION).tar.bz2
+
+.PHONY: all deps fetch tree build check series reset-tree clean distclean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+fetch: deps
+	scripts/fetch-elfutils.sh $(DLDIR)
+
+tree: fetch
+	scripts/prepare-tree.sh $(TARBALL) $(TREE)
+
+build: tree
+	scripts/build-elfutils.sh $(TREE) $(OBJDIR)
+
+check: all
+	scripts/check.sh $(TARBALL) $(TREE) $(OBJDIR)
+
+series:
+	scripts/export-series.sh $(TREE) patches
+
+reset-tree: fetch
+	@echo "reset-tree: warning: removing $(TREE); what it holds that is not in patches/ is lost.  Its commits:"
+	@git -C $(TREE) log --format='  %h %s' upstream..HEAD 2>/dev/null || true
+	rm -rf $(TREE)
+	scripts/prepare-tree.sh $(TARBALL) $(TREE)
+
+clean:
+	rm -rf $(OBJDIR)
+
+distclean:
+	@echo "distclean: warning: removing $(BUILDDIR), with the build tree $(TREE) and its work"
+	rm -rf $(BUILDDIR)
