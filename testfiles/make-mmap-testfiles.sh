@@ -58,8 +58,14 @@ pie-lld|mmap-probe.c|-fPIE -pie -fuse-ld=lld|lld PIE
 pie-mold|mmap-probe.c|-fPIE -pie -fuse-ld=mold|mold PIE
 nopie-bfd|mmap-probe.c|-fno-PIE -no-pie -fuse-ld=bfd|ld.bfd ET_EXEC
 nopie-lld|mmap-probe.c|-fno-PIE -no-pie -fuse-ld=lld|lld ET_EXEC
-pie-bfd-2m|mmap-probe.c|-fPIE -pie -fuse-ld=bfd -Wl,-z,max-page-size=0x200000|ld.bfd PIE -z max-page-size=0x200000 (holes the kernel maps)
+pie-bfd-2m|mmap-probe.c|-fPIE -pie -fuse-ld=bfd -Wl,-z,max-page-size=0x200000|ld.bfd PIE -z max-page-size=0x200000 (holes, the kernel maps it)
 '
+
+# Build in OUTDIR from copies of the sources, with relative names: gold
+# writes the output file name into the objects (as the VERDEF base name
+# when there is no soname), and the DWARF names the source, so absolute
+# paths would make the layout depend on where this runs.
+cp "$srcdir/mmap-lib.c" "$srcdir/mmap-probe.c" .
 
 # The description line of each object, for its .pieces file.
 declare -A desc
@@ -71,7 +77,7 @@ build ()
   local cmd="$CC $CFLAGS${kind:+ $kind} $flags -o $file $src"
   echo "$me: $cmd"
   # shellcheck disable=SC2086
-  (cd "$srcdir" && $CC $CFLAGS $kind $flags -o "$out/$file" "$src")
+  $CC $CFLAGS $kind $flags -o "$file" "$src"
   readelf -lW "$file" > "$file.phdrs"
   desc[$file]="$what: $cmd"
 }
