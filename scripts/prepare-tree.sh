@@ -26,9 +26,12 @@ series_hash() {
   cat /dev/null "$top"/patches/[0-9]*.patch 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
+# Each commit's diff as export-series.sh writes it (binary files included),
+# whatever the configuration, so that its patch-id is the patch file's.
 patch_ids_of_tree() {
   for c in $(git -C "$tree" rev-list --reverse upstream..HEAD); do
-    git -C "$tree" show "$c" | git patch-id --stable | cut -d' ' -f1
+    git -C "$tree" show --binary --find-renames --diff-algorithm=myers -U3 \
+        --src-prefix=a/ --dst-prefix=b/ "$c" | git patch-id --stable | cut -d' ' -f1
   done
 }
 

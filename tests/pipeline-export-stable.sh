@@ -51,7 +51,8 @@ for f in $(series_files "$patches"); do
   git patch-id --stable < "$patches/$f" | cut -d' ' -f1
 done > "$tmp/ids.series"
 for c in $(git -C "$tmp/fresh" rev-list --reverse upstream..HEAD); do
-  git -C "$tmp/fresh" show "$c" | git patch-id --stable | cut -d' ' -f1
+  git -C "$tmp/fresh" show --binary --find-renames --diff-algorithm=myers -U3 \
+      --src-prefix=a/ --dst-prefix=b/ "$c" | git patch-id --stable | cut -d' ' -f1
 done > "$tmp/ids.fresh"
 cmp -s "$tmp/ids.series" "$tmp/ids.fresh" ||
   fail "the tree prepare-tree made from patches/ has other patch-ids than patches/"
