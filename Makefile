@@ -33,8 +33,10 @@ build: tree
 check: all
 	scripts/check.sh $(TARBALL) $(TREE) $(OBJDIR)
 
+# prepare-tree.sh then records that the tree holds what patches/ now does.
 series:
 	scripts/export-series.sh $(TREE) patches
+	scripts/prepare-tree.sh $(TARBALL) $(TREE)
 
 reset-tree: fetch
 	@echo "reset-tree: warning: removing $(TREE); what it holds that is not in patches/ is lost.  Its commits:"
