@@ -26,7 +26,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 series_files() {
-  (cd "$1" 2>/dev/null && ls -1 | grep '^[0-9].*\.patch$') || true
+  for f in "$1"/[0-9]*.patch; do
+    if [ -f "$f" ]; then basename "$f"; fi
+  done
 }
 
 # Export the tree $1 into $tmp/export-$2, starting from the cover letter
