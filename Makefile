@@ -2,6 +2,7 @@
 #   make             install what is missing, fetch elfutils, apply patches/,
 #                    build the patched elfutils in build/obj
 #   make check       all that, then every test, with a summary
+#   make main-job    record the workload with perf, show perfsym's profile
 #   make series      export the build tree's commits to patches/
 #   make reset-tree  drop the build tree's work and apply patches/ again
 #   make clean       remove build/obj;  make distclean  remove build/
@@ -14,7 +15,8 @@ OBJDIR = $(BUILDDIR)/obj
 ELFUTILS_VERSION := $(shell . ./elfutils.version && echo $$ELFUTILS_VERSION)
 TARBALL = $(DLDIR)/elfutils-$(ELFUTILS_VERSION).tar.bz2
 
-.PHONY: all deps fetch tree build check series reset-tree clean distclean
+.PHONY: all deps fetch tree build check series reset-tree clean distclean \
+	main-job
 
 all: build
 
@@ -29,6 +31,10 @@ tree: fetch
 
 build: tree
 	scripts/build-elfutils.sh $(TREE) $(OBJDIR)
+
+# Build the workload, record it with perf, show perfsym's profile of it.
+main-job: build profiler
+	workloads/main-job.sh $(BUILDDIR)/profiler/perfsym $(BUILDDIR)/main-job
 
 check: all
 	scripts/check.sh $(TARBALL) $(TREE) $(OBJDIR)
