@@ -16,7 +16,8 @@
 # caller up at its return address minus one.  perfsym may go deeper than
 # perf, not less deep.
 #
-# Prints up to MAX (default 10) disagreements of each kind, then one line
+# Prints up to MAX (default 10) disagreements of each kind, how many
+# samples differ in each of perf's symbols, then one line
 #   summary: samples=N user=N resolved=N agree=N aliases=N missing=N
 #            perfsym_samples=N chains=N chains_agree=N
 # (on one line; chains counts the samples whose chains were compared).
@@ -186,9 +187,12 @@ awk -v max="$max" '
       agreed[key] = 1
       agree++
       aliases += NAME != perf_name
-    } else if (shown_sample++ < max)
-      printf "sample %s: perf %s %s (%s), perfsym %s %s (%s)\n",
-        key, ip, sym, dso, ps_ip[key], ps_sym[key], ps_dso[key]
+    } else {
+      differ[perf_name " (" dso ")"]++
+      if (shown_sample++ < max)
+        printf "sample %s: perf %s %s (%s), perfsym %s %s (%s)\n",
+          key, ip, sym, dso, ps_ip[key], ps_sym[key], ps_dso[key]
+    }
     next
   }
 
@@ -221,6 +225,9 @@ awk -v max="$max" '
   END {
     if (in_chain && key in counted)
       compare_chain()
+    for (s in differ)
+      printf "differ %d samples in %s\n", differ[s], s | "sort -k2,2nr -k4"
+    close("sort -k2,2nr -k4")
     printf "summary: samples=%d user=%d resolved=%d agree=%d aliases=%d", \
       samples, user, resolved, agree, aliases
     printf " missing=%d perfsym_samples=%d chains=%d chains_agree=%d\n", \
