@@ -6,7 +6,7 @@
 # A sample agrees when perfsym gives it the same IP and DSO as perf and a
 # symbol that starts at the same address: the same name and offset, or
 # another name for the same address (an alias, e.g. __GI___qsort_r and
-# qsort_r; counted as such).
+# qsort_r; counted as such).  [unknown] agrees with nothing.
 #
 # With -g (a recording made with --call-graph), a sample's call chain
 # agrees when its sample agrees and perfsym's caller frames begin with
@@ -117,7 +117,7 @@ awk -v max="$max" '
       perf_name = NAME
       perf_off = OFF
       split_sym(ps_fsym[key, i])
-      ok = ps_fdso[key, i] == fdso[i + 1] \
+      ok = ps_fdso[key, i] == fdso[i + 1] && NAME != "[unknown]" \
            && (NAME == perf_name || (OFF - perf_off) ^ 2 <= 1)
     }
     if (ok)
@@ -183,7 +183,7 @@ awk -v max="$max" '
     perf_start = hex(ip) - OFF
     split_sym(ps_sym[key])
     if (hex(ps_ip[key]) == hex(ip) && ps_dso[key] == dso \
-        && hex(ps_ip[key]) - OFF == perf_start) {
+        && NAME != "[unknown]" && hex(ps_ip[key]) - OFF == perf_start) {
       agreed[key] = 1
       agree++
       aliases += NAME != perf_name
