@@ -10,7 +10,7 @@
 # to the output and to build/profiler-agreement.txt; the recordings and
 # the disagreements stay in build/profiler-agreement/ when the test fails.
 # A machine where perf cannot sample fails the test: nothing is shown.
-# PERFSYM overrides build/profiler/perfsym; WORKLOAD_MSEC (default 300) is
+# PERFSYM overrides build/profiler/perfsym; WORKLOAD_MSEC (default 1000) is
 # how long each recording runs.
 # Usage: tests/profiler-vs-perf.sh
 set -eu
@@ -18,7 +18,7 @@ set -eu
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 perfsym=${PERFSYM:-$top/build/profiler/perfsym}
-msec=${WORKLOAD_MSEC:-300}
+msec=${WORKLOAD_MSEC:-1000}
 work=$top/build/profiler-agreement
 table=$top/build/profiler-agreement.txt
 min_samples=99.5
@@ -63,7 +63,11 @@ compare() {
   "$top/workloads/compare-with-perf.sh" $g -n 10 "$work/data/$1.data" \
     "$perfsym" > "$work/$1.compare" || fail "comparing $1 failed"
   row=$(grep '^summary: ' "$work/$1.compare" | awk -v name="$1" -v mode="$2" \
-          -v min_samples="$min_samples" -v min_chains="$min_chains" '{
+          -v min_samples="$min_samples" -v min_chains="$min_chains" '
+  function floor2(x) {
+    return int(x * 100) / 100
+  }
+  {
     for (i = 2; i <= NF; i++) {
       split($i, kv, "=")
       v[kv[1]] = kv[2]
@@ -76,11 +80,12 @@ compare() {
       chains_agree = v["chains_agree"]
       cpct = v["chains"] ? 100 * v["chains_agree"] / v["chains"] : 0
       ok = ok && v["chains"] > 0 && cpct >= min_chains
-      chains = sprintf("%.2f", cpct)
+      chains = sprintf("%.2f", floor2(cpct))
     }
+    # Percentages are shown rounded down: 99.498 fails, and shows 99.49.
     printf "%-7s %-6s %-6s %7d %7d %7d %7d %7d %8.2f %7s %8s %s\n",
       part[1], part[2], mode, v["samples"], v["perfsym_samples"],
-      v["resolved"], v["agree"], v["aliases"], pct, chains_agree,
+      v["resolved"], v["agree"], v["aliases"], floor2(pct), chains_agree,
       chains, ok ? "ok" : "FAIL"
   }')
   echo "$row" >> "$work/table"

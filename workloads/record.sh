@@ -3,7 +3,7 @@
 # OUTDIR/BUILD-MODE.data, in three modes: exec (perf record's default,
 # only executable mappings), all (-d, every mapping) and dwarf
 # (--call-graph dwarf).  The workload runs for MSEC milliseconds of CPU time
-# (default 300), sampled by cpu-clock at 4000 Hz.  Each perf record's
+# (default 1000), sampled by cpu-clock at 4000 Hz.  Each perf record's
 # output goes to OUTDIR/BUILD-MODE.log.
 # Usage: workloads/record.sh [-t MSEC] BINDIR OUTDIR [BUILD...]
 set -eu
@@ -12,7 +12,7 @@ usage() {
   echo "usage: $0 [-t MSEC] BINDIR OUTDIR [BUILD...]" >&2
   exit 2
 }
-msec=300
+msec=1000
 while getopts t: opt; do
   case $opt in
     t) msec=$OPTARG ;;
