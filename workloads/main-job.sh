@@ -1,7 +1,7 @@
 #!/bin/sh
 # The main job: build the workload (PIE, ld.bfd), record it with perf and
-# print the top of perfsym's flat profile of it.  Everything it makes goes
-# to OUTDIR; it fails, saying why, if any step does.
+# print the top 15 entries of perfsym's flat profile of it.  Everything it
+# makes goes to OUTDIR; it fails, saying why, if any step does.
 # Usage: workloads/main-job.sh PERFSYM OUTDIR
 set -eu
 
@@ -24,5 +24,7 @@ if ! perf record -N --no-bpf-event -e cpu-clock -F 4000 -o "$out/perf.data" \
 fi
 "$perfsym" -i "$out/perf.data" > "$out/profile.txt" \
   || fail "$perfsym -i $out/perf.data failed"
-echo "main-job: perfsym's profile of $out/bfd-pie/workload (all of it in $out/profile.txt):"
-head -n 15 "$out/profile.txt"
+echo "main-job: the top 15 of perfsym's profile of $out/bfd-pie/workload" \
+  "(all of it in $out/profile.txt):"
+grep -m 1 '^# Overhead' "$out/profile.txt" || true
+grep -v -e '^#' -e '^$' "$out/profile.txt" | head -n 15
