@@ -1,0 +1,453 @@
+/* The address spaces of the recorded processes, and their threads.  */
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <elf.h>
+
+#include "process.h"
+
+void
+tally_add (struct tally *tally, const char *reason)
+{
+  ++tally->total;
+  for (size_t i = 0; i < tally->n; ++i)
+    if (tally->reason[i] == reason || strcmp (tally->reason[i], reason) == 0)
+      {
+	++tally->count[i];
+	return;
+      }
+  if (tally->n == TALLY_MAX)
+    {
+      /* The last slot takes every reason that does not fit.  */
+      tally->reason[TALLY_MAX - 1] = "other";
+      ++tally->count[TALLY_MAX - 1];
+      return;
+    }
+  tally->reason[tally->n] = reason;
+  tally->count[tally->n] = 1;
+  ++tally->n;
+}
+
+static bool
+starts_with (const char *s, const char *prefix)
+{
+  return strncmp (s, prefix, strlen (prefix)) == 0;
+}
+
+static bool
+ends_with (const char *s, const char *suffix)
+{
+  size_t n = strlen (s);
+  size_t m = strlen (suffix);
+  return n >= m && strcmp (s + n - m, suffix) == 0;
+}
+
+/* What kind of mapping NAME is, if it is not a file that may be an ELF
+   file; NULL if it may be one.  */
+static const char *
+not_elf_kind (const char *name)
+{
+  if (strcmp (name, "[vdso]") == 0)
+    return "[vdso]";
+  if (name[0] == '\0' || strcmp (name, "[heap]") == 0
+      || strcmp (name, "[stack]") == 0 || starts_with (name, "[anon")
+      || starts_with (name, "//anon") || starts_with (name, "/anon_hugepage"))
+    return "anonymous";
+  if (starts_with (name, "/memfd:") || starts_with (name, "memfd:"))
+    return "memfd";
+  if (starts_with (name, "/tmp/perf-") && ends_with (name, ".map"))
+    return "JIT map";
+  if (ends_with (name, " (deleted)"))
+    return "deleted file";
+  if (starts_with (name, "/dev/") || starts_with (name, "/SYSV"))
+    return "device or shared memory";
+  if (name[0] != '/')
+    return "special";
+  return NULL;
+}
+
+/* Whether NAME can be opened and starts like an ELF file.  */
+static bool
+looks_like_elf (const char *name)
+{
+  int fd = open (name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  unsigned char magic[SELFMAG];
+  bool elf = (read (fd, magic, SELFMAG) == SELFMAG
+	      && memcmp (magic, ELFMAG, SELFMAG) == 0);
+  close (fd);
+  return elf;
+}
+
+void
+process_table_init (struct process_table *table,
+		    const Dwfl_Callbacks *callbacks)
+{
+  memset (table, 0, sizeof *table);
+  pidmap_init (&table->processes);
+  pidmap_init (&table->threads);
+  strtab_init (&table->names);
+  strtab_init (&table->bad_files);
+  table->callbacks = callbacks;
+}
+
+static void
+process_free (struct process *proc)
+{
+  if (proc->dwfl != NULL)
+    dwfl_end (proc->dwfl);
+  free (proc->pieces);
+  free (proc->others);
+  free (proc);
+}
+
+static void
+process_free_cb (void *value, void *arg __attribute__ ((unused)))
+{
+  process_free (value);
+}
+
+static void
+free_cb (void *value, void *arg __attribute__ ((unused)))
+{
+  free (value);
+}
+
+void
+process_table_free (struct process_table *table)
+{
+  pidmap_foreach (&table->processes, process_free_cb, NULL);
+  pidmap_free (&table->processes);
+  pidmap_foreach (&table->threads, free_cb, NULL);
+  pidmap_free (&table->threads);
+  strtab_free (&table->names);
+  strtab_free (&table->bad_files);
+}
+
+struct process *
+process_table_process (struct process_table *table, int32_t pid)
+{
+  struct process *proc = pidmap_get (&table->processes, pid);
+  if (proc != NULL)
+    return proc;
+  proc = calloc (1, sizeof *proc);
+  if (proc == NULL)
+    return NULL;
+  proc->pid = pid;
+  proc->generation = ++table->last_generation;
+  if (pidmap_set (&table->processes, pid, proc) != 0)
+    {
+      free (proc);
+      return NULL;
+    }
+  ++table->stats.processes;
+  return proc;
+}
+
+/* Forget PROC's address space.  */
+static void
+clear_address_space (struct process_table *table, struct process *proc)
+{
+  if (proc->dwfl != NULL)
+    dwfl_end (proc->dwfl);
+  proc->dwfl = NULL;
+  proc->reporting = false;
+  proc->attached = false;
+  proc->n_pieces = 0;
+  proc->n_others = 0;
+  proc->generation = ++table->last_generation;
+}
+
+/* End PROC: it is gone from the table and freed.  */
+static void
+end_process (struct process_table *table, struct process *proc)
+{
+  pidmap_remove (&table->processes, proc->pid);
+  process_free (proc);
+  ++table->stats.ended;
+}
+
+static int
+append_piece (struct piece **pieces, size_t *n, size_t *cap,
+	      const struct piece *piece)
+{
+  if (*n == *cap)
+    {
+      size_t new_cap = *cap ? 2 * *cap : 16;
+      struct piece *p = realloc (*pieces, new_cap * sizeof *p);
+      if (p == NULL)
+	return -1;
+      *pieces = p;
+      *cap = new_cap;
+    }
+  (*pieces)[(*n)++] = *piece;
+  return 0;
+}
+
+/* A new mapping replaced the non-ELF mappings of PROC that it covers.  */
+static void
+drop_covered_others (struct process *proc, const struct piece *piece)
+{
+  size_t kept = 0;
+  for (size_t i = 0; i < proc->n_others; ++i)
+    {
+      const struct piece *o = &proc->others[i];
+      if (o->start >= piece->start
+	  && o->start - piece->start + o->len <= piece->len)
+	continue;
+      proc->others[kept++] = *o;
+    }
+  proc->n_others = kept;
+}
+
+/* Report PIECE into the address space of PROC.  Returns 1 if it was
+   reported, 0 if dwfl_report_elf_mmap failed (counted when COUNT), -1
+   if out of memory.  */
+static int
+report_piece (struct process_table *table, struct process *proc,
+	      const struct piece *piece, bool count)
+{
+  if (proc->dwfl == NULL)
+    {
+      proc->dwfl = dwfl_begin (table->callbacks);
+      if (proc->dwfl == NULL)
+	return -1;
+    }
+  if (!proc->reporting)
+    {
+      dwfl_report_begin_add (proc->dwfl);
+      proc->reporting = true;
+    }
+  Dwfl_Module *mod = dwfl_report_elf_mmap (proc->dwfl, NULL, piece->filename,
+					   -1, piece->start, piece->len,
+					   piece->pgoff, piece->prot);
+  if (mod == NULL)
+    {
+      if (count)
+	{
+	  const char *reason = strtab_add (&table->names, dwfl_errmsg (-1));
+	  tally_add (&table->stats.failed, reason ?: "out of memory");
+	  /* A file that is missing or not ELF fails every piece alike.  */
+	  if (!looks_like_elf (piece->filename)
+	      && strtab_add (&table->bad_files, piece->filename) == NULL)
+	    return -1;
+	}
+      return 0;
+    }
+  proc->generation = ++table->last_generation;
+  if (append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
+		    piece) != 0)
+    return -1;
+  if (count)
+    ++table->stats.reported;
+  return 1;
+}
+
+int
+process_table_mmap (struct process_table *table, const struct perf_mmap *m)
+{
+  ++table->stats.mmaps;
+  unsigned int cpumode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+  if (cpumode == PERF_RECORD_MISC_KERNEL
+      || cpumode == PERF_RECORD_MISC_GUEST_KERNEL || m->pid == -1)
+    {
+      ++table->stats.kernel_mmaps;
+      return 0;
+    }
+  if (m->len == 0)
+    {
+      tally_add (&table->stats.skipped, "empty");
+      return 0;
+    }
+  struct process *proc = process_table_process (table, m->pid);
+  if (proc == NULL)
+    return -1;
+
+  struct piece piece =
+    {
+      .start = m->start,
+      .len = m->len,
+      .pgoff = m->pgoff,
+      .filename = strtab_add (&table->names, m->filename),
+    };
+  if (piece.filename == NULL)
+    return -1;
+  /* An old MMAP record is an executable mapping unless marked as data,
+     and then its protection is not known.  */
+  if (m->prot >= 0)
+    piece.prot = m->prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
+  else if (m->misc & PERF_RECORD_MISC_MMAP_DATA)
+    piece.prot = -1;
+  else
+    piece.prot = PROT_EXEC;
+
+  drop_covered_others (proc, &piece);
+  const char *kind = not_elf_kind (piece.filename);
+  if (kind != NULL)
+    {
+      tally_add (&table->stats.skipped, kind);
+      proc->generation = ++table->last_generation;
+      return append_piece (&proc->others, &proc->n_others, &proc->cap_others,
+			   &piece);
+    }
+  if (strtab_find (&table->bad_files, piece.filename) != NULL)
+    {
+      tally_add (&table->stats.failed, "file failed before");
+      return 0;
+    }
+  return report_piece (table, proc, &piece, true) < 0 ? -1 : 0;
+}
+
+/* Make thread TID of process PID, named ":TID" as perf does, replacing
+   a thread of that id that was known: the id was reused.  */
+static struct thread *
+new_thread (struct process_table *table, int32_t pid, int32_t tid)
+{
+  struct thread *thread = malloc (sizeof *thread);
+  if (thread == NULL)
+    return NULL;
+  char name[32];
+  if (tid == 0)
+    strcpy (name, "swapper");
+  else
+    snprintf (name, sizeof name, ":%d", (int) tid);
+  thread->tid = tid;
+  thread->pid = pid;
+  thread->comm = strtab_add (&table->names, name);
+  thread->exited = false;
+  struct process *proc = process_table_process (table, pid);
+  struct thread *old = pidmap_get (&table->threads, tid);
+  if (thread->comm == NULL || proc == NULL
+      || pidmap_set (&table->threads, tid, thread) != 0)
+    {
+      free (thread);
+      return NULL;
+    }
+  ++proc->live_threads;
+  if (old != NULL)
+    {
+      struct process *old_proc = pidmap_get (&table->processes, old->pid);
+      if (old_proc != NULL && !old->exited && old_proc->live_threads > 0)
+	--old_proc->live_threads;
+      free (old);
+    }
+  return thread;
+}
+
+struct thread *
+process_table_thread (struct process_table *table, int32_t pid, int32_t tid)
+{
+  struct thread *thread = pidmap_get (&table->threads, tid);
+  if (thread != NULL && (thread->pid == pid || pid == -1))
+    return thread;
+  return new_thread (table, pid, tid);
+}
+
+int
+process_table_comm (struct process_table *table, const struct perf_comm *c)
+{
+  struct thread *thread = process_table_thread (table, c->pid, c->tid);
+  if (thread == NULL)
+    return -1;
+  const char *comm = strtab_add (&table->names, c->comm);
+  if (comm == NULL)
+    return -1;
+  thread->comm = comm;
+  if (c->exec)
+    {
+      /* exec leaves the one thread that called it, as the leader.  */
+      struct process *proc = process_table_process (table, c->pid);
+      if (proc == NULL)
+	return -1;
+      ++table->stats.execs;
+      clear_address_space (table, proc);
+      proc->live_threads = 1;
+      proc->leader_exited = false;
+    }
+  return 0;
+}
+
+int
+process_table_fork (struct process_table *table, const struct perf_task *t)
+{
+  ++table->stats.forks;
+  struct thread *parent_thread = pidmap_get (&table->threads, t->ptid);
+  const char *comm = parent_thread != NULL ? parent_thread->comm : NULL;
+
+  if (t->pid != t->ppid)
+    {
+      /* A new process, with a copy of its parent's mappings.  One with
+	 its id that was still known is gone.  */
+      struct process *old = pidmap_get (&table->processes, t->pid);
+      if (old != NULL)
+	end_process (table, old);
+      struct process *child = process_table_process (table, t->pid);
+      if (child == NULL)
+	return -1;
+      struct process *parent = pidmap_get (&table->processes, t->ppid);
+      if (parent != NULL)
+	{
+	  for (size_t i = 0; i < parent->n_pieces; ++i)
+	    if (report_piece (table, child, &parent->pieces[i], false) < 0)
+	      return -1;
+	  for (size_t i = 0; i < parent->n_others; ++i)
+	    if (append_piece (&child->others, &child->n_others,
+			      &child->cap_others, &parent->others[i]) != 0)
+	      return -1;
+	}
+    }
+
+  /* The new thread, named after its parent.  */
+  struct thread *thread = new_thread (table, t->pid, t->tid);
+  if (thread == NULL)
+    return -1;
+  if (comm != NULL)
+    thread->comm = comm;
+  return 0;
+}
+
+int
+process_table_exit (struct process_table *table, const struct perf_task *t)
+{
+  ++table->stats.exits;
+  struct process *proc = pidmap_get (&table->processes, t->pid);
+  struct thread *thread = pidmap_get (&table->threads, t->tid);
+  if (thread != NULL && thread->pid == t->pid && !thread->exited)
+    {
+      thread->exited = true;
+      if (proc != NULL && proc->live_threads > 0)
+	--proc->live_threads;
+    }
+  if (proc == NULL)
+    return 0;
+  if (t->tid == t->pid)
+    proc->leader_exited = true;
+  if (proc->leader_exited && proc->live_threads == 0)
+    end_process (table, proc);
+  return 0;
+}
+
+Dwfl *
+process_dwfl (struct process *proc)
+{
+  if (proc->reporting)
+    {
+      dwfl_report_end (proc->dwfl, NULL, NULL);
+      proc->reporting = false;
+    }
+  return proc->dwfl;
+}
+
+const char *
+process_other_map (const struct process *proc, uint64_t addr)
+{
+  for (size_t i = proc->n_others; i-- > 0;)
+    if (addr - proc->others[i].start < proc->others[i].len)
+      return proc->others[i].filename;
+  return NULL;
+}

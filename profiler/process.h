@@ -1,0 +1,152 @@
+/* The address spaces of the recorded processes, each a Dwfl fed only by
+   dwfl_report_elf_mmap with the pieces the mmap records show, and the
+   names of their threads.  Processes live as in the kernel: FORK copies
+   the parent's mappings, COMM with the exec flag starts an empty address
+   space, EXIT of the last thread ends it.  */
+
+#ifndef PROCESS_H
+#define PROCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdwfl.h>
+
+#include "perfdata.h"
+#include "pidmap.h"
+#include "strtab.h"
+
+/* A mapping as an mmap record shows it.  */
+struct piece
+{
+  uint64_t start;
+  uint64_t len;
+  uint64_t pgoff;
+  /* PROT_* bits, or -1 if not known.  */
+  int prot;
+  /* In the process table's name table.  */
+  const char *filename;
+};
+
+/* Counts of what happened, by reason: up to TALLY_MAX distinct reasons,
+   the rest counted under "other".  REASON strings must outlive it.  */
+#define TALLY_MAX 24
+struct tally
+{
+  size_t n;
+  const char *reason[TALLY_MAX];
+  uint64_t count[TALLY_MAX];
+  uint64_t total;
+};
+
+extern void tally_add (struct tally *tally, const char *reason);
+
+struct process
+{
+  int32_t pid;
+  /* The address space: a Dwfl whose modules come only from
+     dwfl_report_elf_mmap; NULL until the first piece.  Owned.  */
+  Dwfl *dwfl;
+  /* Whether a report cycle (dwfl_report_begin_add) is open.  Lookups
+     need it ended: process_dwfl does that.  */
+  bool reporting;
+  /* Changes whenever what an address resolves to may have changed;
+     unique among all processes of the table, so that a cache can key on
+     it.  */
+  uint64_t generation;
+  /* The ELF pieces reported successfully, in order, to report again
+     into the address space of a child.  */
+  struct piece *pieces;
+  size_t n_pieces;
+  size_t cap_pieces;
+  /* The mappings that are not ELF files ([vdso], anonymous memory, JIT
+     code...), newest last, to name addresses no module covers.  */
+  struct piece *others;
+  size_t n_others;
+  size_t cap_others;
+  /* The threads of the process known to be alive, and whether its
+     leader (tid == pid) exited: with none left, the process ends.  */
+  uint64_t live_threads;
+  bool leader_exited;
+  /* For unwind.c: whether DWFL is attached (dwfl_attach_state), and the
+     sample being unwound, read by the attached callbacks.  */
+  bool attached;
+  const struct perf_sample *unwinding;
+};
+
+struct thread
+{
+  int32_t tid;
+  int32_t pid;
+  /* In the process table's name table.  */
+  const char *comm;
+  bool exited;
+};
+
+struct process_stats
+{
+  uint64_t mmaps;
+  uint64_t kernel_mmaps;
+  uint64_t reported;
+  /* Mappings skipped as not ELF files, by kind.  */
+  struct tally skipped;
+  /* Failed dwfl_report_elf_mmap calls, by error.  */
+  struct tally failed;
+  uint64_t processes;
+  uint64_t forks;
+  uint64_t execs;
+  uint64_t exits;
+  uint64_t ended;
+};
+
+/* Every process and thread of a recording.  */
+struct process_table
+{
+  struct pidmap processes;
+  struct pidmap threads;
+  /* File names, comms and reasons, kept once.  */
+  struct strtab names;
+  /* Files that could not be opened as ELF files, not to try again.  */
+  struct strtab bad_files;
+  const Dwfl_Callbacks *callbacks;
+  uint64_t last_generation;
+  struct process_stats stats;
+};
+
+/* Start an empty table whose address spaces use CALLBACKS.  */
+extern void process_table_init (struct process_table *table,
+				const Dwfl_Callbacks *callbacks);
+
+/* End every process and free the table.  */
+extern void process_table_free (struct process_table *table);
+
+/* The records that change the processes.  Return 0, -1 if out of
+   memory.  */
+extern int process_table_mmap (struct process_table *table,
+			       const struct perf_mmap *mmap);
+extern int process_table_comm (struct process_table *table,
+			       const struct perf_comm *comm);
+extern int process_table_fork (struct process_table *table,
+			       const struct perf_task *task);
+extern int process_table_exit (struct process_table *table,
+			       const struct perf_task *task);
+
+/* The process PID, made (with no mappings) if it is not known; NULL if
+   out of memory.  */
+extern struct process *process_table_process (struct process_table *table,
+					      int32_t pid);
+
+/* The thread TID of process PID, made if it is not known, named ":TID"
+   as perf does; NULL if out of memory.  */
+extern struct thread *process_table_thread (struct process_table *table,
+					    int32_t pid, int32_t tid);
+
+/* The Dwfl of PROC ready for lookups (its report cycle ended), or NULL
+   if it has no modules.  */
+extern Dwfl *process_dwfl (struct process *proc);
+
+/* The name of the newest non-ELF mapping of PROC that holds ADDR, or
+   NULL.  */
+extern const char *process_other_map (const struct process *proc,
+				      uint64_t addr);
+
+#endif /* process.h */
