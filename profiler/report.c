@@ -1,0 +1,221 @@
+/* Printing samples and the flat profile.  */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define NSEC_PER_SEC UINT64_C (1000000000)
+#define NSEC_PER_USEC UINT64_C (1000)
+
+void
+report_sample (FILE *out, const struct perf_sample *s,
+	       const struct symbol_info *info)
+{
+  fprintf (out, "%" PRId32 " %" PRId32 " %" PRIu64 ".%06" PRIu64
+	   " %" PRIx64 " %s ", s->pid, s->tid, s->time / NSEC_PER_SEC,
+	   (s->time % NSEC_PER_SEC) / NSEC_PER_USEC, s->ip, info->dso);
+  if (info->name != NULL)
+    fprintf (out, "%s+0x%" PRIx64 "\n", info->name, info->offset);
+  else
+    fputs ("[unknown]\n", out);
+}
+
+void
+report_frame (FILE *out, uint64_t ip, const struct symbol_info *info)
+{
+  if (info->name != NULL)
+    fprintf (out, "\t%" PRIx64 " %s+0x%" PRIx64 " (%s)\n", ip, info->name,
+	     info->offset, info->dso);
+  else
+    fprintf (out, "\t%" PRIx64 " [unknown] (%s)\n", ip, info->dso);
+}
+
+struct profile_entry
+{
+  /* In the profile's name table; SYMBOL is NULL if unknown.  */
+  const char *comm;
+  const char *dso;
+  const char *symbol;
+  bool kernel;
+  uint64_t samples;
+  uint64_t period;
+  struct profile_entry *next;
+};
+
+void
+profile_init (struct profile *profile)
+{
+  memset (profile, 0, sizeof *profile);
+  strtab_init (&profile->names);
+}
+
+void
+profile_free (struct profile *profile)
+{
+  for (size_t i = 0; i < profile->n_buckets; ++i)
+    for (struct profile_entry *e = profile->buckets[i], *next; e != NULL;
+	 e = next)
+      {
+	next = e->next;
+	free (e);
+      }
+  free (profile->buckets);
+  strtab_free (&profile->names);
+  memset (profile, 0, sizeof *profile);
+}
+
+static size_t
+entry_hash (const char *comm, const char *dso, const char *symbol)
+{
+  uintptr_t h = (uintptr_t) comm * 31 + (uintptr_t) dso;
+  h = h * 31 + (uintptr_t) symbol;
+  return h ^ (h >> 17);
+}
+
+static int
+grow (struct profile *profile)
+{
+  size_t n_buckets = profile->n_buckets ? 2 * profile->n_buckets : 1024;
+  struct profile_entry **buckets = calloc (n_buckets, sizeof *buckets);
+  if (buckets == NULL)
+    return -1;
+  for (size_t i = 0; i < profile->n_buckets; ++i)
+    for (struct profile_entry *e = profile->buckets[i], *next; e != NULL;
+	 e = next)
+      {
+	next = e->next;
+	size_t b = entry_hash (e->comm, e->dso, e->symbol) & (n_buckets - 1);
+	e->next = buckets[b];
+	buckets[b] = e;
+      }
+  free (profile->buckets);
+  profile->buckets = buckets;
+  profile->n_buckets = n_buckets;
+  return 0;
+}
+
+int
+profile_add (struct profile *profile, const char *comm,
+	     const struct symbol_info *info, uint64_t period)
+{
+  comm = strtab_add (&profile->names, comm);
+  const char *dso = strtab_add (&profile->names, info->dso);
+  const char *symbol = NULL;
+  if (info->name != NULL
+      && (symbol = strtab_add (&profile->names, info->name)) == NULL)
+    return -1;
+  if (comm == NULL || dso == NULL)
+    return -1;
+  ++profile->samples;
+  profile->period += period;
+
+  if (profile->n >= profile->n_buckets && grow (profile) != 0)
+    return -1;
+  size_t b = entry_hash (comm, dso, symbol) & (profile->n_buckets - 1);
+  for (struct profile_entry *e = profile->buckets[b]; e != NULL; e = e->next)
+    if (e->comm == comm && e->dso == dso && e->symbol == symbol
+	&& e->kernel == info->kernel)
+      {
+	++e->samples;
+	e->period += period;
+	return 0;
+      }
+  struct profile_entry *e = malloc (sizeof *e);
+  if (e == NULL)
+    return -1;
+  e->comm = comm;
+  e->dso = dso;
+  e->symbol = symbol;
+  e->kernel = info->kernel;
+  e->samples = 1;
+  e->period = period;
+  e->next = profile->buckets[b];
+  profile->buckets[b] = e;
+  ++profile->n;
+  return 0;
+}
+
+/* The module name perf report shows: the file name without its
+   directory.  */
+static const char *
+short_dso (const char *dso)
+{
+  if (dso[0] != '/')
+    return dso;
+  const char *slash = strrchr (dso, '/');
+  return slash[1] != '\0' ? slash + 1 : dso;
+}
+
+static int
+compare_entries (const void *a, const void *b)
+{
+  const struct profile_entry *x = *(const struct profile_entry *const *) a;
+  const struct profile_entry *y = *(const struct profile_entry *const *) b;
+  if (x->samples != y->samples)
+    return x->samples > y->samples ? -1 : 1;
+  if (x->period != y->period)
+    return x->period > y->period ? -1 : 1;
+  int c = strcmp (x->comm, y->comm);
+  if (c == 0)
+    c = strcmp (x->dso, y->dso);
+  if (c == 0)
+    c = strcmp (x->symbol ?: "", y->symbol ?: "");
+  return c;
+}
+
+void
+profile_print (const struct profile *profile, FILE *out)
+{
+  struct profile_entry **sorted = malloc ((profile->n + 1) * sizeof *sorted);
+  if (sorted == NULL)
+    {
+      fputs ("# out of memory\n", out);
+      return;
+    }
+  size_t n = 0;
+  for (size_t i = 0; i < profile->n_buckets; ++i)
+    for (struct profile_entry *e = profile->buckets[i]; e != NULL;
+	 e = e->next)
+      sorted[n++] = e;
+  qsort (sorted, n, sizeof *sorted, compare_entries);
+
+  int comm_width = (int) strlen ("Command");
+  int dso_width = (int) strlen ("Shared Object");
+  for (size_t i = 0; i < n; ++i)
+    {
+      int w = (int) strlen (sorted[i]->comm);
+      if (w > comm_width)
+	comm_width = w;
+      w = (int) strlen (short_dso (sorted[i]->dso));
+      if (w > dso_width)
+	dso_width = w;
+    }
+
+  fprintf (out, "# Samples: %" PRIu64 "\n", profile->samples);
+  fprintf (out, "# Event count (approx.): %" PRIu64 "\n", profile->period);
+  fputs ("#\n", out);
+  fprintf (out, "# Overhead       Samples  %-*s  %-*s  Symbol\n",
+	   comm_width, "Command", dso_width, "Shared Object");
+  fputs ("# ........  ............  ", out);
+  for (int i = 0; i < comm_width; ++i)
+    putc ('.', out);
+  fputs ("  ", out);
+  for (int i = 0; i < dso_width; ++i)
+    putc ('.', out);
+  fputs ("  ......\n", out);
+  fputs ("#\n", out);
+  for (size_t i = 0; i < n; ++i)
+    {
+      const struct profile_entry *e = sorted[i];
+      double share = (profile->period > 0
+		      ? 100.0 * e->period / profile->period
+		      : 100.0 * e->samples / profile->samples);
+      fprintf (out, "%9.2f%%  %12" PRIu64 "  %-*s  %-*s  [%c] %s\n",
+	       share, e->samples, comm_width, e->comm, dso_width,
+	       short_dso (e->dso), e->kernel ? 'k' : '.',
+	       e->symbol ?: "[unknown]");
+    }
+  free (sorted);
+}

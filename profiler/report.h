@@ -1,0 +1,52 @@
+/* Printing what perfsym found: a line per sample (and per frame of its
+   call chain), or a flat profile by command, module and symbol.  */
+
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfdata.h"
+#include "strtab.h"
+#include "symbolize.h"
+
+/* "PID TID TIME IP DSO SYMBOL": TIME in seconds with six decimals as perf
+   script prints it, IP in hex, SYMBOL as NAME+0xOFFSET or [unknown].  */
+extern void report_sample (FILE *out, const struct perf_sample *sample,
+			   const struct symbol_info *info);
+
+/* A frame of the call chain after the sample's line:
+   "\tIP SYMBOL (DSO)".  */
+extern void report_frame (FILE *out, uint64_t ip,
+			  const struct symbol_info *info);
+
+struct profile_entry;
+
+/* Samples counted by command, module and symbol.  */
+struct profile
+{
+  /* Commands, module paths and symbol names, kept once.  */
+  struct strtab names;
+  struct profile_entry **buckets;
+  size_t n_buckets;
+  size_t n;
+  uint64_t samples;
+  uint64_t period;
+};
+
+extern void profile_init (struct profile *profile);
+extern void profile_free (struct profile *profile);
+
+/* Count a sample of COMM at the address INFO names, of PERIOD (its
+   weight in the overhead).  Returns 0, -1 if out of memory.  */
+extern int profile_add (struct profile *profile, const char *comm,
+			const struct symbol_info *info, uint64_t period);
+
+/* Print PROFILE like perf report --stdio --no-children -n
+   --sort comm,dso,sym: the overhead (share of the period), the number of
+   samples, the command, the module's file name and the symbol, "[.]"
+   for user and "[k]" for kernel code; by samples, most first.  */
+extern void profile_print (const struct profile *profile, FILE *out);
+
+#endif /* report.h */

@@ -1,0 +1,51 @@
+/* Naming code addresses: the module and symbol of an address in a
+   process's address space, as perf script names them.  */
+
+#ifndef SYMBOLIZE_H
+#define SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "process.h"
+
+struct symbol_info
+{
+  /* The main file of the module holding the address, or the name of the
+     non-ELF mapping holding it, or one of [kernel], [hypervisor],
+     [guest.kernel], [guest.user] for those modes, or [unknown].  */
+  const char *dso;
+  /* The symbol holding the address, NULL if there is none; OFFSET is
+     the address's offset in it.  */
+  const char *name;
+  uint64_t offset;
+  /* Whether the address is kernel (or hypervisor, guest kernel) code,
+     which is classified, not looked up.  */
+  bool kernel;
+};
+
+struct symbol_cache_entry;
+
+/* Looks up addresses, caching the answers: an address is looked up once
+   while the address space of its process stays the same.  */
+struct symbolizer
+{
+  bool demangle;
+  struct symbol_cache_entry *cache;
+  uint64_t lookups;
+  uint64_t cache_hits;
+};
+
+/* Returns 0, -1 if out of memory.  DEMANGLE: name C++ symbols as perf
+   does, demangled without their parameters.  */
+extern int symbolizer_init (struct symbolizer *sz, bool demangle);
+extern void symbolizer_free (struct symbolizer *sz);
+
+/* Name IP, an address of PROC (which may be NULL) met in CPUMODE (a
+   PERF_RECORD_MISC_CPUMODE value), in *INFO.  The strings stay valid
+   until the next report into PROC's address space or the next call.  */
+extern void symbolize (struct symbolizer *sz, struct process *proc,
+		       uint64_t ip, unsigned int cpumode,
+		       struct symbol_info *info);
+
+#endif /* symbolize.h */
