@@ -1,6 +1,7 @@
 # The entry points of the project; the scripts in scripts/ do the work.
 #   make             install what is missing, fetch elfutils, apply patches/,
-#                    build the patched elfutils in build/obj
+#                    build the patched elfutils in build/obj,
+#                    then the profiler front-end (make profiler)
 #   make check       all that, then every test, with a summary
 #   make main-job    record the workload with perf, show perfsym's profile
 #   make series      export the build tree's commits to patches/
@@ -15,10 +16,10 @@ OBJDIR = $(BUILDDIR)/obj
 ELFUTILS_VERSION := $(shell . ./elfutils.version && echo $$ELFUTILS_VERSION)
 TARBALL = $(DLDIR)/elfutils-$(ELFUTILS_VERSION).tar.bz2
 
-.PHONY: all deps fetch tree build check series reset-tree clean distclean \
-	main-job
+.PHONY: all deps fetch tree build profiler check series reset-tree clean \
+	distclean main-job
 
-all: build
+all: build profiler
 
 deps:
 	scripts/install-deps.sh
@@ -31,6 +32,11 @@ tree: fetch
 
 build: tree
 	scripts/build-elfutils.sh $(TREE) $(OBJDIR)
+
+# perfsym, linked with the build's libdw: build/profiler/perfsym.
+profiler: build
+	$(MAKE) -C profiler TREE=$(CURDIR)/$(TREE) OBJDIR=$(CURDIR)/$(OBJDIR) \
+	  OUT=$(CURDIR)/$(BUILDDIR)/profiler
 
 # Build the workload, record it with perf, show perfsym's profile of it.
 main-job: build profiler
