@@ -20,9 +20,10 @@
 	    Fields as the attribute's sample_type asks; kernel sets cpumode.
      round
 	    PERF_RECORD_FINISHED_ROUND.
-     record type=N [size=N] [misc=N] [payload=N]
+     record type=N [size=N] [misc=N] [payload=N] [extra=N]
 	    A record of any type: SIZE in its header (default 8 + payload),
-	    PAYLOAD zero bytes after the header.
+	    PAYLOAD zero bytes after the header; EXTRA bytes after the
+	    record, their number in the first payload word (AUXTRACE).
      pipe
 	    Pipe mode: a 16-byte header, the attributes as HEADER_ATTR
 	    records; must come before the attributes.
@@ -493,8 +494,21 @@ main (int argc, char **argv)
 	put_record (&data, 68, 0, &body);
       else if (strcmp (what, "record") == 0)
 	{
-	  put (&body, NULL, get_num ("payload", 0));
+	  /* EXTRA bytes follow the record, their number in its first
+	     payload word, as for PERF_RECORD_AUXTRACE.  */
+	  uint64_t extra = get_num ("extra", 0);
+	  uint64_t payload = get_num ("payload", 0);
+	  if (extra > 0)
+	    {
+	      if (payload < 8)
+		die ("extra needs a payload of 8 bytes or more");
+	      put_u64 (&body, extra);
+	      payload -= 8;
+	    }
+	  put (&body, NULL, payload);
 	  put_record (&data, get_num ("type", 0), misc, &body);
+	  for (uint64_t i = 0; i < extra; ++i)
+	    put (&data, "U", 1);
 	}
       else
 	die ("unknown item '%s'", what);

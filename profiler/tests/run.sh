@@ -1,0 +1,391 @@
+#!/bin/sh
+# perfsym's unit tests.  Each test writes a small perf.data file with
+# make-perfdata from a description (see tests/make-perfdata.c), runs
+# perfsym on it and compares its output, or its error message, with the
+# text expected; the last ones record real programs with perf record.
+# The mappings point into make-perfdata itself, an ELF file with symbols:
+# its executable PT_LOAD segment is mapped at BASE, so that main+0x10 is
+# at BASE + main + 0x10 (BASE is 0 if it is not a PIE).
+# Prints a line per test and "N passed, N failed"; exits 1 on a failure.
+# Usage: profiler/tests/run.sh BUILDDIR   (where perfsym and make-perfdata are)
+set -eu
+
+[ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
+bin=$(cd "$1" && pwd)
+perfsym=$bin/perfsym
+gen=$bin/make-perfdata
+for f in "$perfsym" "$gen"; do
+  [ -x "$f" ] || { echo "$0: no $f; run make profiler first" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+pass() {
+  echo "PASS: $1"
+  passed=$((passed + 1))
+}
+
+fail() {
+  echo "FAIL: $1"
+  failed=$((failed + 1))
+}
+
+# make NAME: write $tmp/NAME.data from the description on standard input.
+make_data() {
+  "$gen" "$tmp/$1.data"
+}
+
+# expect NAME [ARG...]: perfsym ARG... -i $tmp/NAME.data exits 0 and
+# prints what standard input holds.
+expect() {
+  name=$1
+  shift
+  cat > "$tmp/expected"
+  if "$perfsym" "$@" -i "$tmp/$name.data" > "$tmp/out" 2> "$tmp/err" &&
+     cmp -s "$tmp/expected" "$tmp/out"; then
+    pass "$name $*"
+  else
+    fail "$name $*"
+    diff -u "$tmp/expected" "$tmp/out" || true
+    cat "$tmp/err"
+  fi
+}
+
+# expect_error NAME MESSAGE [ARG...]: perfsym ARG... -i $tmp/NAME.data
+# exits 1 with MESSAGE on standard error, and prints what standard input
+# holds (nothing, unless --partial).
+expect_error() {
+  name=$1
+  message=$2
+  shift 2
+  cat > "$tmp/expected"
+  status=0
+  "$perfsym" "$@" -i "$tmp/$name.data" > "$tmp/out" 2> "$tmp/err" || status=$?
+  if [ "$status" -eq 1 ] && [ "$(cat "$tmp/err")" = "$message" ] &&
+     cmp -s "$tmp/expected" "$tmp/out"; then
+    pass "$name $* (error)"
+  else
+    fail "$name $* (error)"
+    echo "exit status $status; expected message: $message; got:"
+    cat "$tmp/err"
+    diff -u "$tmp/expected" "$tmp/out" || true
+  fi
+}
+
+# The executable segment of make-perfdata, and where its pieces go.
+elf=$gen
+case $(readelf -hW "$elf" | awk '$1 == "Type:" { print $2 }') in
+  DYN) base=$((0x555500000000)) ;;
+  *) base=0 ;;
+esac
+set -- $(readelf -lW "$elf" |
+	 awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $2, $3, $5 }')
+pgoff=$(($1 & ~0xfff))
+start=$((base + ($2 & ~0xfff)))
+len=$((($1 + $3 - pgoff + 0xfff) & ~0xfff))
+main=0x$(nm "$elf" | awk '$2 == "T" && $3 == "main" { print $1 }')
+ip=$(printf '%x' $((base + main + 0x10)))
+text="start=$start len=$len pgoff=$pgoff file=$elf"
+# The same file mapped again 1 GiB higher.
+start2=$((start + 0x40000000))
+ip2=$(printf '%x' $((base + 0x40000000 + main + 0x10)))
+text2="start=$start2 len=$len pgoff=$pgoff file=$elf"
+
+# Samples in a module, in the kernel, in the vdso and nowhere; the
+# profile weighs them by their period.
+make_data basic <<EOF
+attr sample_type=ip,tid,time,period id_all
+comm pid=100 name=prog exec time=1
+mmap2 pid=100 $text prot=r-x time=2
+mmap2 pid=100 start=0x7fff00000000 len=0x2000 pgoff=0 prot=r-x file=[vdso] time=2
+sample pid=100 ip=0x$ip time=1000000003 period=5
+sample pid=100 ip=0xffffffff81000000 time=1000000004 kernel
+sample pid=100 ip=0x7fff00000010 time=2000000005
+sample pid=100 tid=101 ip=0x1234 time=2000001006
+round
+EOF
+expect basic -s <<EOF
+100 100 1.000000 $ip $elf main+0x10
+100 100 1.000000 ffffffff81000000 [kernel] [unknown]
+100 100 2.000000 7fff00000010 [vdso] [unknown]
+100 101 2.000001 1234 [unknown] [unknown]
+EOF
+expect basic <<EOF
+# Samples: 4
+# Event count (approx.): 8
+#
+# Overhead       Samples  Command  Shared Object  Symbol
+# ........  ............  .......  .............  ......
+#
+    62.50%             1  prog     make-perfdata  [.] main
+    12.50%             1  :101     [unknown]      [.] [unknown]
+    12.50%             1  prog     [kernel]       [k] [unknown]
+    12.50%             1  prog     [vdso]         [.] [unknown]
+EOF
+
+# MMAP records are executable mappings (PROT_EXEC), or of unknown
+# protection with the data flag; an MMAP2 PROT_NONE piece is a gap that
+# makes no module.
+make_data prot <<EOF
+attr sample_type=ip,tid,time id_all
+mmap pid=200 $text time=1
+mmap pid=201 $text data time=1
+mmap2 pid=202 $text prot=--- time=1
+sample pid=200 ip=0x$ip time=2000
+sample pid=201 ip=0x$ip time=3000
+sample pid=202 ip=0x$ip time=4000
+EOF
+expect prot -s <<EOF
+200 200 0.000002 $ip $elf main+0x10
+201 201 0.000003 $ip $elf main+0x10
+202 202 0.000004 $ip [unknown] [unknown]
+EOF
+
+# A child process inherits its parent's mappings, a new thread shares
+# them and its parent's name; exec starts an empty address space; the
+# process ends when its leader and its last thread exited.
+make_data process <<EOF
+attr sample_type=ip,tid,time id_all
+comm pid=300 name=parent time=1000
+mmap2 pid=300 $text prot=r-x time=2000
+fork pid=301 ppid=300 tid=301 ptid=300 time=3000
+fork pid=300 ppid=300 tid=302 ptid=300 time=4000
+sample pid=301 ip=0x$ip time=5000
+sample pid=300 tid=302 ip=0x$ip time=6000
+comm pid=301 name=child exec time=7000
+sample pid=301 ip=0x$ip time=8000
+mmap2 pid=301 $text2 prot=r-x time=9000
+sample pid=301 ip=0x$ip2 time=10000
+exit pid=300 ppid=1 tid=300 ptid=1 time=11000
+sample pid=300 tid=302 ip=0x$ip time=12000
+exit pid=300 ppid=1 tid=302 ptid=300 time=13000
+sample pid=300 tid=302 ip=0x$ip time=14000
+EOF
+expect process -s <<EOF
+301 301 0.000005 $ip $elf main+0x10
+300 302 0.000006 $ip $elf main+0x10
+301 301 0.000008 $ip [unknown] [unknown]
+301 301 0.000010 $ip2 $elf main+0x10
+300 302 0.000012 $ip $elf main+0x10
+300 302 0.000014 $ip [unknown] [unknown]
+EOF
+expect process <<EOF
+# Samples: 6
+# Event count (approx.): 6
+#
+# Overhead       Samples  Command  Shared Object  Symbol
+# ........  ............  .......  .............  ......
+#
+    50.00%             3  parent   make-perfdata  [.] main
+    16.67%             1  child    make-perfdata  [.] main
+    16.67%             1  child    [unknown]      [.] [unknown]
+    16.67%             1  parent   [unknown]      [.] [unknown]
+EOF
+
+# Records are taken in time order as perf takes them: sorted within the
+# queue, and at the end of a round only up to the latest time queued
+# when the round before ended.  The sample at 30 comes before the mmap
+# at 20 in the file, but after it in time; the one at 15 of the second
+# round still comes before the mmap, and the one at 5, which comes after
+# that was delivered, is late.  Records without a time go at once.
+make_data order <<EOF
+attr sample_type=ip,tid,time id_all
+sample pid=400 ip=0x$ip time=30000
+mmap2 pid=400 $text prot=r-x time=20000
+sample pid=400 ip=0x$ip time=10000
+round
+sample pid=400 ip=0x$ip time=15000
+round
+sample pid=400 ip=0x$ip time=5000
+comm pid=400 name=late
+round
+EOF
+expect order -s <<EOF
+400 400 0.000010 $ip [unknown] [unknown]
+400 400 0.000015 $ip [unknown] [unknown]
+400 400 0.000030 $ip $elf main+0x10
+400 400 0.000005 $ip $elf main+0x10
+EOF
+
+# Two events whose samples differ: the sample id (PERF_SAMPLE_IDENTIFIER)
+# tells which.  The callchain's context markers only set the mode of the
+# frames after them; the first frame, the sample's own address, is not
+# repeated.  A sample of an unknown id is skipped, with a warning.
+make_data attrs <<EOF
+attr sample_type=identifier,ip,tid,time id_all ids=11
+attr sample_type=identifier,ip,tid,time,period,callchain id_all ids=22,23
+mmap2 pid=500 $text prot=r-x time=1 id=11
+sample attr=0 id=11 pid=500 ip=0x$ip time=1000
+sample attr=1 id=23 pid=500 ip=0x$ip time=2000 period=7 callchain=0xffffffffffffff80,0xffffffff81000010,0xfffffffffffffe00,0x$ip,0x$ip2
+sample attr=0 id=99 pid=500 ip=0x$ip time=3000
+EOF
+expect attrs -s -g <<EOF
+500 500 0.000001 $ip $elf main+0x10
+500 500 0.000002 $ip $elf main+0x10
+	ffffffff81000010 [unknown] ([kernel])
+	$ip main+0x10 ($elf)
+	$ip2 [unknown] ([unknown])
+EOF
+"$perfsym" -s -i "$tmp/attrs.data" 2>&1 > /dev/null |
+  grep -qx "perfsym: warning: 1 samples of unknown events skipped" &&
+  pass "attrs (warning)" || fail "attrs (warning)"
+
+# Records of types perfsym does not use are skipped by their size, also
+# those perf follows with data of their own (PERF_RECORD_AUXTRACE); the
+# samples around them are read, whatever else they carry (raw data,
+# period, cpu, weight, ...).
+make_data skip <<EOF
+attr sample_type=ip,tid,time,cpu,period,raw,weight id_all
+mmap2 pid=600 $text prot=r-x time=1
+record type=99 payload=24
+sample pid=600 ip=0x$ip time=1000 raw=12
+record type=73 payload=16
+record type=71 payload=40 extra=64
+record type=0 payload=8
+sample pid=600 ip=0x$ip time=2000 raw=4
+record type=80 payload=1000
+EOF
+expect skip -s <<EOF
+600 600 0.000001 $ip $elf main+0x10
+600 600 0.000002 $ip $elf main+0x10
+EOF
+
+# perf's pipe format, from a file and from standard input.
+make_data pipe <<EOF
+pipe
+attr sample_type=ip,tid,time id_all ids=7
+mmap2 pid=700 $text prot=r-x time=1
+sample pid=700 ip=0x$ip time=1000
+EOF
+expect pipe -s <<EOF
+700 700 0.000001 $ip $elf main+0x10
+EOF
+if "$perfsym" -s -i - < "$tmp/pipe.data" > "$tmp/out" 2>&1 &&
+   [ "$(cat "$tmp/out")" = "700 700 0.000001 $ip $elf main+0x10" ]; then
+  pass "pipe -i -"
+else
+  fail "pipe -i -"
+  cat "$tmp/out"
+fi
+
+# An attribute of the first version (size 64: no sample_regs_user) and
+# one larger than perfsym knows are read by their size.
+make_data oldattr <<EOF
+attr sample_type=ip,tid,time id_all size=64
+header attr_size=80
+mmap2 pid=800 $text prot=r-x time=1
+sample pid=800 ip=0x$ip time=1000
+EOF
+expect oldattr -s <<EOF
+800 800 0.000001 $ip $elf main+0x10
+EOF
+make_data newattr <<EOF
+attr sample_type=ip,tid,time id_all size=256
+header attr_size=272
+mmap2 pid=800 $text prot=r-x time=1
+sample pid=800 ip=0x$ip time=1000
+EOF
+expect newattr -s <<EOF
+800 800 0.000001 $ip $elf main+0x10
+EOF
+
+# A file perf record did not finish has a data size of 0: its records
+# are read to the end of the file.
+make_data unfinished <<EOF
+attr sample_type=ip,tid,time id_all
+header data_size=0
+mmap2 pid=900 $text prot=r-x time=1
+sample pid=900 ip=0x$ip time=1000
+EOF
+expect unfinished -s <<EOF
+900 900 0.000001 $ip $elf main+0x10
+EOF
+
+# Bad files: the message names the file, the byte offset and the
+# problem; nothing is printed, unless --partial asks for what came
+# before the problem.  In these files the data section starts at 248
+# (0xf8), after a 104-byte header and one 144-byte attribute; the MMAP2
+# record of GOOD takes 104 bytes (72 of fields, 16 of file name, 16 of
+# sample_id), its sample 32: the data section ends at 384.
+good="attr sample_type=ip,tid,time id_all
+mmap2 pid=1000 start=0x1000 len=0x1000 prot=r-x file=/nonexistent/x time=1
+sample pid=1000 ip=0x1010 time=1000"
+printf 'PERFILE2xyz' > "$tmp/short.data"
+expect_error short "perfsym: $tmp/short.data: offset 0 (0x0): file too short for a perf.data header (11 bytes)" < /dev/null
+printf '%s\nheader magic=PERFILE3\n' "$good" | make_data magic
+expect_error magic "perfsym: $tmp/magic.data: offset 0 (0x0): not a perf.data file: wrong magic (expected \"PERFILE2\")" < /dev/null
+printf '%s\nheader size=96\n' "$good" | make_data hsize
+expect_error hsize "perfsym: $tmp/hsize.data: offset 8 (0x8): unknown header size 96 (expected 104, 72, or 16 for pipe mode)" < /dev/null
+printf 'attr sample_type=ip size=40\n' | make_data attrsize
+expect_error attrsize "perfsym: $tmp/attrsize.data: offset 104 (0x68): event attribute of unknown size 40 (at least 64, a multiple of 8, at most 128 here)" < /dev/null
+printf 'attr sample_type=ip size=136\n' | make_data attrbig
+expect_error attrbig "perfsym: $tmp/attrbig.data: offset 104 (0x68): event attribute of unknown size 136 (at least 64, a multiple of 8, at most 128 here)" < /dev/null
+printf 'attr sample_type=ip\nheader attr_size=20\n' | make_data attrstride
+expect_error attrstride "perfsym: $tmp/attrstride.data: offset 16 (0x10): unknown attribute size 20 in the header" < /dev/null
+printf '%s\nrecord type=9 size=0\n' "$good" | make_data size0
+expect_error size0 "perfsym: $tmp/size0.data: offset 384 (0x180): record of type 9 has size 0, less than its 8-byte header" < /dev/null
+expect_error size0 "perfsym: $tmp/size0.data: offset 384 (0x180): record of type 9 has size 0, less than its 8-byte header" -s --partial <<EOF
+1000 1000 0.000001 1010 [unknown] [unknown]
+EOF
+printf '%s\nrecord type=3 size=64 payload=8\n' "$good" | make_data pastend
+expect_error pastend "perfsym: $tmp/pastend.data: offset 384 (0x180): record of type 3 and size 64 runs past the end of the data section at 400" < /dev/null
+printf '%s\ntruncate 10\n' "$good" | make_data truncated
+expect_error truncated "perfsym: $tmp/truncated.data: offset 352 (0x160): record of type 9 and size 32 is cut off by the end of the file at 374 (the header says the data ends at 384: truncated file?)" < /dev/null
+printf '%s\ntruncate 32\n' "$good" | make_data truncated2
+expect_error truncated2 "perfsym: $tmp/truncated2.data: offset 352 (0x160): the file ends here, but its header says the data section ends at 384 (truncated file?)" -s --partial < /dev/null
+printf 'attr sample_type=ip,tid,callchain\nsample pid=1 ip=1 callchain=1,2 nr=100\n' | make_data chain
+expect_error chain "perfsym: $tmp/chain.data: offset 248 (0xf8): sample of size 48 is too small for its callchain (sample_type 0x23)" < /dev/null
+printf 'attr sample_type=ip,tid,time id_all\nmmap2 pid=1 start=0x1000 len=0x1000 file=/x noterm\n' | make_data noterm
+expect_error noterm "perfsym: $tmp/noterm.data: offset 248 (0xf8): MMAP2 record of size 90: its name is not terminated" < /dev/null
+expect_error nonexistent "perfsym: $tmp/nonexistent.data: cannot open: No such file or directory" < /dev/null
+mkdir "$tmp/dir.data"
+expect_error dir "perfsym: $tmp/dir.data: is a directory (perf record --threaded directories are not supported)" < /dev/null
+
+# Real recordings.  perf_event_open must be allowed: the test fails, not
+# skips, when it is not.
+workload='i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
+for mode in fp dwarf; do
+  case $mode in
+    fp) opts=-g ;;
+    dwarf) opts="--call-graph dwarf" ;;
+  esac
+  data=$tmp/record-$mode.data
+  # shellcheck disable=SC2086
+  if ! perf record -q -e cpu-clock -F 2000 $opts -o "$data" \
+       -- sh -c "$workload" > "$tmp/record.log" 2>&1; then
+    fail "perf record ($mode): perf record cannot record here:"
+    cat "$tmp/record.log"
+    continue
+  fi
+  if ! "$perfsym" -i "$data" > "$tmp/profile" 2> "$tmp/err" ||
+     ! "$perfsym" -s -g --stats -i "$data" > "$tmp/samples" 2> "$tmp/stats"; then
+    fail "perf record ($mode): perfsym failed:"
+    cat "$tmp/err" "$tmp/stats"
+    continue
+  fi
+  n=$(perf script -F ip -G -i "$data" 2> /dev/null | wc -l)
+  got=$(grep -c -v '^	' "$tmp/samples" || true)
+  bad=$(grep -v '^	' "$tmp/samples" |
+	grep -c -v -E '^-?[0-9]+ -?[0-9]+ [0-9]+\.[0-9]{6} [0-9a-f]+ [^ ]+ [^ ].*$' || true)
+  resolved=$(grep -c -E '^[^	]* /[^ ]+ [^[]' "$tmp/samples" || true)
+  if [ "$n" -gt 0 ] && [ "$got" -eq "$n" ] && [ "$bad" -eq 0 ] &&
+     [ "$resolved" -gt 0 ] && grep -q "^# Samples: $n\$" "$tmp/profile"; then
+    pass "perf record ($mode): $n samples, $resolved named in files"
+  else
+    fail "perf record ($mode): perf script has $n samples, perfsym $got, $bad badly formed, $resolved named"
+    head -20 "$tmp/samples"
+  fi
+  if [ "$mode" = dwarf ]; then
+    if grep -q "perfsym: [1-9][0-9]* samples unwound" "$tmp/stats"; then
+      pass "perf record ($mode): unwound"
+    else
+      fail "perf record ($mode): nothing unwound"
+      cat "$tmp/stats"
+    fi
+  fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
