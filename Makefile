@@ -1,7 +1,8 @@
 # The entry points of the project; the scripts in scripts/ do the work.
 #   make             install what is missing, fetch elfutils, apply patches/,
 #                    build the patched elfutils in build/obj,
-#                    then the profiler front-end (make profiler)
+#                    then the profiler front-end (make profiler),
+#                    then run the main job (make main-job)
 #   make check       all that, then every test, with a summary
 #   make main-job    record the workload with perf, show perfsym's profile
 #   make series      export the build tree's commits to patches/
@@ -19,7 +20,7 @@ TARBALL = $(DLDIR)/elfutils-$(ELFUTILS_VERSION).tar.bz2
 .PHONY: all deps fetch tree build profiler check series reset-tree clean \
 	distclean main-job
 
-all: build profiler
+all: build profiler main-job
 
 deps:
 	scripts/install-deps.sh
