@@ -31,6 +31,11 @@
 	    Override header fields.
      truncate N
 	    Cut N bytes off the end of the file.
+     set OFFSET VALUE
+	    Set the byte at OFFSET of the file to VALUE, to corrupt it.
+     variants DIR
+	    Also write DIR/OFFSET-VALUE.data for every byte of the file set
+	    to 0 and to 0xff (unless it has that value already).
 
    Records other than samples get the sample_id fields of attribute 0
    (or attr=N) when it has id_all.  */
@@ -350,6 +355,18 @@ prot_bits (const char *s)
 	  | (s[2] == 'x' ? 4 : 0));
 }
 
+static int
+write_file (const char *name, const void *data, size_t len)
+{
+  FILE *out = fopen (name, "w");
+  if (out == NULL || fwrite (data, 1, len, out) != len || fclose (out) != 0)
+    {
+      fprintf (stderr, "make-perfdata: %s: %s\n", name, strerror (errno));
+      return -1;
+    }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,6 +382,9 @@ main (int argc, char **argv)
   const char *magic = "PERFILE2";
   int64_t header_size = -1, attr_size = -1, data_size = -1;
   uint64_t truncate_by = 0;
+  const char *variants = NULL;
+  int64_t set_offset = -1;
+  unsigned char set_value = 0;
 
   char line[4096];
   while (fgets (line, sizeof line, stdin) != NULL)
@@ -426,6 +446,19 @@ main (int argc, char **argv)
 	}
       else if (strcmp (what, "truncate") == 0)
 	truncate_by = n_words > 1 ? number (words[1]) : 0;
+      else if (strcmp (what, "variants") == 0)
+	{
+	  if (n_words != 2)
+	    die ("variants needs a directory");
+	  variants = strdup (words[1]);
+	}
+      else if (strcmp (what, "set") == 0)
+	{
+	  if (n_words != 3)
+	    die ("set needs an offset and a value");
+	  set_offset = number (words[1]);
+	  set_value = number (words[2]);
+	}
       else if (strcmp (what, "mmap") == 0 || strcmp (what, "mmap2") == 0)
 	{
 	  bool v2 = what[4] == '2';
@@ -558,15 +591,29 @@ main (int argc, char **argv)
     }
   if (truncate_by > file.len)
     truncate_by = file.len;
+  if (set_offset >= 0 && (uint64_t) set_offset < file.len)
+    file.p[set_offset] = set_value;
 
-  FILE *out = fopen (argv[1], "w");
-  if (out == NULL
-      || fwrite (file.p, 1, file.len - truncate_by, out)
-	 != file.len - truncate_by
-      || fclose (out) != 0)
+  size_t len = file.len - truncate_by;
+  if (write_file (argv[1], file.p, len) != 0)
+    return 1;
+  for (size_t i = 0; variants != NULL && i < len; ++i)
     {
-      fprintf (stderr, "make-perfdata: %s: %s\n", argv[1], strerror (errno));
-      return 1;
+      static const unsigned char values[] = { 0, 0xff };
+      for (size_t j = 0; j < sizeof values; ++j)
+	{
+	  unsigned char old = file.p[i];
+	  if (old == values[j])
+	    continue;
+	  char name[4096];
+	  snprintf (name, sizeof name, "%s/%zu-%u.data", variants, i,
+		    values[j]);
+	  file.p[i] = values[j];
+	  int r = write_file (name, file.p, len);
+	  file.p[i] = old;
+	  if (r != 0)
+	    return 1;
+	}
     }
   return 0;
 }

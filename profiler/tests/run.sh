@@ -343,6 +343,39 @@ expect_error nonexistent "perfsym: $tmp/nonexistent.data: cannot open: No such f
 mkdir "$tmp/dir.data"
 expect_error dir "perfsym: $tmp/dir.data: is a directory (perf record --threaded directories are not supported)" < /dev/null
 
+# Corrupt files never crash perfsym nor hang it: every byte of a file
+# with records of each kind is set to 0 and to 0xff in turn; perfsym
+# must exit with 0 or 1.
+mkdir "$tmp/variants"
+make_data corrupt <<EOF
+attr sample_type=identifier,ip,tid,time,period,callchain,regs_user,stack_user id_all ids=5 regs_user=0x1ff stack_user=64
+comm pid=1100 name=c exec time=1 id=5
+mmap pid=1100 $text time=2 id=5
+mmap2 pid=1100 $text2 prot=r-x time=3 id=5
+fork pid=1101 ppid=1100 time=4 id=5
+sample pid=1101 ip=0x$ip time=5 id=5 callchain=0xfffffffffffffe00,0x$ip regs=1,2,3,4,5,6,7,0x7ff000,0x$ip stack=64
+round
+exit pid=1101 ppid=1100 time=6 id=5
+record type=71 payload=40 extra=8
+variants $tmp/variants
+EOF
+crashes=0
+n=0
+for f in "$tmp"/variants/*.data; do
+  status=0
+  timeout 10 "$perfsym" -s -g -i "$f" > /dev/null 2>&1 || status=$?
+  if [ "$status" -gt 1 ]; then
+    echo "$(basename "$f" .data) (byte-value): exit status $status"
+    crashes=$((crashes + 1))
+  fi
+  n=$((n + 1))
+done
+if [ "$crashes" -eq 0 ]; then
+  pass "corrupt: $n variants"
+else
+  fail "corrupt: $crashes of $n variants crash or hang"
+fi
+
 # Real recordings.  perf_event_open must be allowed: the test fails, not
 # skips, when it is not.
 workload='i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
