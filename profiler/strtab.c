@@ -1,5 +1,6 @@
 /* A set of strings, each kept once: a chained hash table.  */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@ struct strtab_node
 {
   size_t hash;
   struct strtab_node *next;
+  void *value;
   char s[];
 };
 
@@ -93,10 +95,19 @@ strtab_add (struct strtab *tab, const char *s)
   if (node == NULL)
     return NULL;
   node->hash = hash_string (s);
+  node->value = NULL;
   memcpy (node->s, s, len + 1);
   struct strtab_node **b = &tab->buckets[node->hash & (tab->n_buckets - 1)];
   node->next = *b;
   *b = node;
   ++tab->n;
   return node->s;
+}
+
+void **
+strtab_value (const char *s)
+{
+  struct strtab_node *node = (struct strtab_node *)
+    (s - offsetof (struct strtab_node, s));
+  return &node->value;
 }

@@ -27,4 +27,8 @@ extern const char *strtab_add (struct strtab *tab, const char *s);
 /* The copy of S in TAB, or NULL if it is not there.  */
 extern const char *strtab_find (const struct strtab *tab, const char *s);
 
+/* A pointer the caller may keep with the string S returned by
+   strtab_add, NULL at first; what it points to is the caller's.  */
+extern void **strtab_value (const char *s);
+
 #endif /* strtab.h */

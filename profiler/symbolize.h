@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "process.h"
+#include "strtab.h"
 
 struct symbol_info
 {
@@ -25,15 +26,24 @@ struct symbol_info
 };
 
 struct symbol_cache_entry;
+struct file_symbols;
 
 /* Looks up addresses, caching the answers: an address is looked up once
-   while the address space of its process stays the same.  */
+   while the address space of its process stays the same, and
+   dwfl_module_addrinfo is asked once for each stretch of a file between
+   two symbol or section boundaries.  */
 struct symbolizer
 {
   bool demangle;
+  /* Every name handed out: files, symbols (demangled), NAME@plt; a
+     file's name keeps its struct file_symbols (strtab_value).  */
+  struct strtab names;
   struct symbol_cache_entry *cache;
+  /* The struct file_symbols of NAMES, to free them.  */
+  struct file_symbols *files;
   uint64_t lookups;
   uint64_t cache_hits;
+  uint64_t addrinfo_calls;
 };
 
 /* Returns 0, -1 if out of memory.  DEMANGLE: name C++ symbols as perf
@@ -42,8 +52,8 @@ extern int symbolizer_init (struct symbolizer *sz, bool demangle);
 extern void symbolizer_free (struct symbolizer *sz);
 
 /* Name IP, an address of PROC (which may be NULL) met in CPUMODE (a
-   PERF_RECORD_MISC_CPUMODE value), in *INFO.  The strings stay valid
-   until the next report into PROC's address space or the next call.  */
+   PERF_RECORD_MISC_CPUMODE value), in *INFO.  Its strings live as long
+   as SZ, or as PROC's mappings for names of non-ELF mappings.  */
 extern void symbolize (struct symbolizer *sz, struct process *proc,
 		       uint64_t ip, unsigned int cpumode,
 		       struct symbol_info *info);
