@@ -70,6 +70,19 @@ not_elf_kind (const char *name)
   return NULL;
 }
 
+/* Whether a mapping of NAME with PROT is anonymous code (as perf's
+   is_anon_memory and is_no_dso_memory see it), for a JIT compiler.  */
+static bool
+is_anon_code (const char *name, int prot)
+{
+  if (prot != -1 && !(prot & PROT_EXEC))
+    return false;
+  return (strcmp (name, "//anon") == 0 || starts_with (name, "/dev/zero")
+	  || starts_with (name, "/anon_hugepage")
+	  || starts_with (name, "[stack") || starts_with (name, "/SYSV")
+	  || strcmp (name, "[heap]") == 0);
+}
+
 /* Whether NAME can be opened and starts like an ELF file.  */
 static bool
 looks_like_elf (const char *name)
@@ -288,6 +301,16 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
 
   drop_covered_others (proc, &piece);
   const char *kind = not_elf_kind (piece.filename);
+  if (kind != NULL && is_anon_code (piece.filename, piece.prot))
+    {
+      /* perf names anonymous code after the map file a JIT compiler may
+	 write for it.  */
+      char name[64];
+      snprintf (name, sizeof name, "/tmp/perf-%d.map", (int) m->pid);
+      piece.filename = strtab_add (&table->names, name);
+      if (piece.filename == NULL)
+	return -1;
+    }
   if (kind != NULL)
     {
       tally_add (&table->stats.skipped, kind);

@@ -138,11 +138,11 @@ profile_add (struct profile *profile, const char *comm,
 }
 
 /* The module name perf report shows: the file name without its
-   directory.  */
+   directory (not for //anon).  */
 static const char *
 short_dso (const char *dso)
 {
-  if (dso[0] != '/')
+  if (dso[0] != '/' || dso[1] == '/')
     return dso;
   const char *slash = strrchr (dso, '/');
   return slash[1] != '\0' ? slash + 1 : dso;

@@ -93,36 +93,45 @@ start2=$((start + 0x40000000))
 ip2=$(printf '%x' $((base + 0x40000000 + main + 0x10)))
 text2="start=$start2 len=$len pgoff=$pgoff file=$elf"
 
-# Samples in a module, in the kernel, in the vdso and nowhere; the
-# profile weighs them by their period.
+# Samples in a module, in the kernel, in the vdso, in anonymous memory
+# (named as perf names it when it is executable, for a JIT compiler's
+# map file) and nowhere; the profile weighs them by their period.
 make_data basic <<EOF
 attr sample_type=ip,tid,time,period id_all
 comm pid=100 name=prog exec time=1
 mmap2 pid=100 $text prot=r-x time=2
 mmap2 pid=100 start=0x7fff00000000 len=0x2000 pgoff=0 prot=r-x file=[vdso] time=2
+mmap2 pid=100 start=0x7ffe00000000 len=0x1000 pgoff=0 prot=rwx file=//anon time=2
+mmap2 pid=100 start=0x7ffe00001000 len=0x1000 pgoff=0 prot=rw- file=//anon time=2
 sample pid=100 ip=0x$ip time=1000000003 period=5
 sample pid=100 ip=0xffffffff81000000 time=1000000004 kernel
 sample pid=100 ip=0x7fff00000010 time=2000000005
-sample pid=100 tid=101 ip=0x1234 time=2000001006
+sample pid=100 ip=0x7ffe00000010 time=2000000006
+sample pid=100 ip=0x7ffe00001010 time=2000000007
+sample pid=100 tid=101 ip=0x1234 time=2000001008
 round
 EOF
 expect basic -s <<EOF
 100 100 1.000000 $ip $elf main+0x10
 100 100 1.000000 ffffffff81000000 [kernel] [unknown]
 100 100 2.000000 7fff00000010 [vdso] [unknown]
+100 100 2.000000 7ffe00000010 /tmp/perf-100.map [unknown]
+100 100 2.000000 7ffe00001010 //anon [unknown]
 100 101 2.000001 1234 [unknown] [unknown]
 EOF
 expect basic <<EOF
-# Samples: 4
-# Event count (approx.): 8
+# Samples: 6
+# Event count (approx.): 10
 #
 # Overhead       Samples  Command  Shared Object  Symbol
 # ........  ............  .......  .............  ......
 #
-    62.50%             1  prog     make-perfdata  [.] main
-    12.50%             1  :101     [unknown]      [.] [unknown]
-    12.50%             1  prog     [kernel]       [k] [unknown]
-    12.50%             1  prog     [vdso]         [.] [unknown]
+    50.00%             1  prog     make-perfdata  [.] main
+    10.00%             1  :101     [unknown]      [.] [unknown]
+    10.00%             1  prog     //anon         [.] [unknown]
+    10.00%             1  prog     perf-100.map   [.] [unknown]
+    10.00%             1  prog     [kernel]       [k] [unknown]
+    10.00%             1  prog     [vdso]         [.] [unknown]
 EOF
 
 # MMAP records are executable mappings (PROT_EXEC), or of unknown
