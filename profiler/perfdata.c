@@ -1117,3 +1117,29 @@ perf_data_task (struct perf_data *pd, const struct perf_record *rec,
   t->time = get_u64 (p + 24);
   return 0;
 }
+
+const char *
+perf_attr_name (const struct perf_attr *attr, char *buf, size_t size)
+{
+  static const char *const hardware[] =
+    {
+      "cycles", "instructions", "cache-references", "cache-misses",
+      "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+      "stalled-cycles-backend", "ref-cycles",
+    };
+  static const char *const software[] =
+    {
+      "cpu-clock", "task-clock", "page-faults", "context-switches",
+      "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+      "emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+    };
+  if (attr->type == PERF_TYPE_HARDWARE
+      && attr->config < sizeof hardware / sizeof hardware[0])
+    snprintf (buf, size, "%s", hardware[attr->config]);
+  else if (attr->type == PERF_TYPE_SOFTWARE
+	   && attr->config < sizeof software / sizeof software[0])
+    snprintf (buf, size, "%s", software[attr->config]);
+  else
+    snprintf (buf, size, "%" PRIu32 ":0x%" PRIx64, attr->type, attr->config);
+  return buf;
+}

@@ -269,6 +269,11 @@ extern int perf_data_comm (struct perf_data *pd, const struct perf_record *rec,
 extern int perf_data_task (struct perf_data *pd, const struct perf_record *rec,
 			   struct perf_task *task);
 
+/* The name perf gives the event of ATTR, for the hardware and software
+   events, else "type:config", in BUF of SIZE bytes.  */
+extern const char *perf_attr_name (const struct perf_attr *attr, char *buf,
+				   size_t size);
+
 /* Entry I of SAMPLE's callchain.  */
 static inline uint64_t
 perf_sample_callchain (const struct perf_sample *sample, uint64_t i)

@@ -206,8 +206,8 @@ handle_sample (struct session *s, const struct perf_record *rec)
   unsigned int cpumode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
   symbolize (&s->symbolizer, proc, sample->ip, cpumode, &info);
   if (!s->opt->samples)
-    return (profile_add (&s->profile, thread->comm, &info,
-			 sample->period ?: 1) != 0
+    return (profile_add (&s->profile, sample->attr - s->data.attrs,
+			 thread->comm, &info, sample->period ?: 1) != 0
 	    ? out_of_memory (s) : 0);
 
   report_sample (s->out, sample, &info);
@@ -378,6 +378,25 @@ print_stats (const struct session *s)
   print_tally ("unwinding failed", &s->unwinder.failed);
 }
 
+/* Print the profile, with the names of the events.  */
+static void
+print_profile (struct session *s)
+{
+  size_t n = s->data.n_attrs;
+  char (*buf)[64] = calloc (n + 1, sizeof *buf);
+  const char **names = calloc (n + 1, sizeof *names);
+  if (buf == NULL || names == NULL)
+    out_of_memory (s);
+  else
+    {
+      for (size_t i = 0; i < n; ++i)
+	names[i] = perf_attr_name (&s->data.attrs[i], buf[i], sizeof buf[i]);
+      profile_print (&s->profile, s->out, names);
+    }
+  free (names);
+  free (buf);
+}
+
 /* Modules come with their file from dwfl_report_elf_mmap: there is never
    one to find.  */
 static int
@@ -470,7 +489,7 @@ main (int argc, char **argv)
   if (status == 0 || opt.partial)
     {
       if (!opt.samples)
-	profile_print (&s.profile, s.out);
+	print_profile (&s);
       if (fflush (s.out) != 0 || ferror (s.out))
 	{
 	  fprintf (stderr, "perfsym: write error: %s\n", strerror (errno));

@@ -34,6 +34,7 @@ report_frame (FILE *out, uint64_t ip, const struct symbol_info *info)
 
 struct profile_entry
 {
+  size_t event;
   /* In the profile's name table; SYMBOL is NULL if unknown.  */
   const char *comm;
   const char *dso;
@@ -62,6 +63,8 @@ profile_free (struct profile *profile)
 	free (e);
       }
   free (profile->buckets);
+  free (profile->samples);
+  free (profile->period);
   strtab_free (&profile->names);
   memset (profile, 0, sizeof *profile);
 }
@@ -97,7 +100,7 @@ grow (struct profile *profile)
 }
 
 int
-profile_add (struct profile *profile, const char *comm,
+profile_add (struct profile *profile, size_t event, const char *comm,
 	     const struct symbol_info *info, uint64_t period)
 {
   comm = strtab_add (&profile->names, comm);
@@ -108,15 +111,30 @@ profile_add (struct profile *profile, const char *comm,
     return -1;
   if (comm == NULL || dso == NULL)
     return -1;
-  ++profile->samples;
-  profile->period += period;
+  if (event >= profile->n_events)
+    {
+      size_t n = event + 1;
+      uint64_t *samples = realloc (profile->samples, n * sizeof *samples);
+      if (samples == NULL)
+	return -1;
+      profile->samples = samples;
+      uint64_t *periods = realloc (profile->period, n * sizeof *periods);
+      if (periods == NULL)
+	return -1;
+      profile->period = periods;
+      for (size_t i = profile->n_events; i < n; ++i)
+	profile->samples[i] = profile->period[i] = 0;
+      profile->n_events = n;
+    }
+  ++profile->samples[event];
+  profile->period[event] += period;
 
   if (profile->n >= profile->n_buckets && grow (profile) != 0)
     return -1;
   size_t b = entry_hash (comm, dso, symbol) & (profile->n_buckets - 1);
   for (struct profile_entry *e = profile->buckets[b]; e != NULL; e = e->next)
-    if (e->comm == comm && e->dso == dso && e->symbol == symbol
-	&& e->kernel == info->kernel)
+    if (e->event == event && e->comm == comm && e->dso == dso
+	&& e->symbol == symbol && e->kernel == info->kernel)
       {
 	++e->samples;
 	e->period += period;
@@ -125,6 +143,7 @@ profile_add (struct profile *profile, const char *comm,
   struct profile_entry *e = malloc (sizeof *e);
   if (e == NULL)
     return -1;
+  e->event = event;
   e->comm = comm;
   e->dso = dso;
   e->symbol = symbol;
@@ -153,6 +172,8 @@ compare_entries (const void *a, const void *b)
 {
   const struct profile_entry *x = *(const struct profile_entry *const *) a;
   const struct profile_entry *y = *(const struct profile_entry *const *) b;
+  if (x->event != y->event)
+    return x->event < y->event ? -1 : 1;
   if (x->samples != y->samples)
     return x->samples > y->samples ? -1 : 1;
   if (x->period != y->period)
@@ -165,22 +186,12 @@ compare_entries (const void *a, const void *b)
   return c;
 }
 
-void
-profile_print (const struct profile *profile, FILE *out)
+/* Print the entries of one event, SORTED[0, N).  */
+static void
+print_event (const struct profile *profile, FILE *out, const char *name,
+	     struct profile_entry *const *sorted, size_t n)
 {
-  struct profile_entry **sorted = malloc ((profile->n + 1) * sizeof *sorted);
-  if (sorted == NULL)
-    {
-      fputs ("# out of memory\n", out);
-      return;
-    }
-  size_t n = 0;
-  for (size_t i = 0; i < profile->n_buckets; ++i)
-    for (struct profile_entry *e = profile->buckets[i]; e != NULL;
-	 e = e->next)
-      sorted[n++] = e;
-  qsort (sorted, n, sizeof *sorted, compare_entries);
-
+  size_t event = sorted[0]->event;
   int comm_width = (int) strlen ("Command");
   int dso_width = (int) strlen ("Shared Object");
   for (size_t i = 0; i < n; ++i)
@@ -193,8 +204,10 @@ profile_print (const struct profile *profile, FILE *out)
 	dso_width = w;
     }
 
-  fprintf (out, "# Samples: %" PRIu64 "\n", profile->samples);
-  fprintf (out, "# Event count (approx.): %" PRIu64 "\n", profile->period);
+  uint64_t samples = profile->samples[event];
+  uint64_t period = profile->period[event];
+  fprintf (out, "# Samples: %" PRIu64 " of event '%s'\n", samples, name);
+  fprintf (out, "# Event count (approx.): %" PRIu64 "\n", period);
   fputs ("#\n", out);
   fprintf (out, "# Overhead       Samples  %-*s  %-*s  Symbol\n",
 	   comm_width, "Command", dso_width, "Shared Object");
@@ -209,13 +222,44 @@ profile_print (const struct profile *profile, FILE *out)
   for (size_t i = 0; i < n; ++i)
     {
       const struct profile_entry *e = sorted[i];
-      double share = (profile->period > 0
-		      ? 100.0 * e->period / profile->period
-		      : 100.0 * e->samples / profile->samples);
+      double share = (period > 0 ? 100.0 * e->period / period
+		      : 100.0 * e->samples / samples);
       fprintf (out, "%9.2f%%  %12" PRIu64 "  %-*s  %-*s  [%c] %s\n",
 	       share, e->samples, comm_width, e->comm, dso_width,
 	       short_dso (e->dso), e->kernel ? 'k' : '.',
 	       e->symbol ?: "[unknown]");
+    }
+}
+
+void
+profile_print (const struct profile *profile, FILE *out,
+	       const char *const *event_names)
+{
+  struct profile_entry **sorted = malloc ((profile->n + 1) * sizeof *sorted);
+  if (sorted == NULL)
+    {
+      fputs ("# out of memory\n", out);
+      return;
+    }
+  size_t n = 0;
+  for (size_t i = 0; i < profile->n_buckets; ++i)
+    for (struct profile_entry *e = profile->buckets[i]; e != NULL;
+	 e = e->next)
+      sorted[n++] = e;
+  qsort (sorted, n, sizeof *sorted, compare_entries);
+
+  if (n == 0)
+    fputs ("# Samples: 0\n", out);
+  for (size_t i = 0; i < n;)
+    {
+      size_t j = i;
+      while (j < n && sorted[j]->event == sorted[i]->event)
+	++j;
+      if (i > 0)
+	fputs ("\n", out);
+      print_event (profile, out, event_names[sorted[i]->event],
+		   sorted + i, j - i);
+      i = j;
     }
   free (sorted);
 }

@@ -23,7 +23,7 @@ extern void report_frame (FILE *out, uint64_t ip,
 
 struct profile_entry;
 
-/* Samples counted by command, module and symbol.  */
+/* The samples of each event, counted by command, module and symbol.  */
 struct profile
 {
   /* Commands, module paths and symbol names, kept once.  */
@@ -31,22 +31,29 @@ struct profile
   struct profile_entry **buckets;
   size_t n_buckets;
   size_t n;
-  uint64_t samples;
-  uint64_t period;
+  /* The samples and their period, by event, N_EVENTS of them.  */
+  uint64_t *samples;
+  uint64_t *period;
+  size_t n_events;
 };
 
 extern void profile_init (struct profile *profile);
 extern void profile_free (struct profile *profile);
 
-/* Count a sample of COMM at the address INFO names, of PERIOD (its
-   weight in the overhead).  Returns 0, -1 if out of memory.  */
-extern int profile_add (struct profile *profile, const char *comm,
-			const struct symbol_info *info, uint64_t period);
+/* Count a sample of event EVENT (an index) of COMM at the address INFO
+   names, of PERIOD (its weight in the overhead).  Returns 0, -1 if out
+   of memory.  */
+extern int profile_add (struct profile *profile, size_t event,
+			const char *comm, const struct symbol_info *info,
+			uint64_t period);
 
 /* Print PROFILE like perf report --stdio --no-children -n
-   --sort comm,dso,sym: the overhead (share of the period), the number of
-   samples, the command, the module's file name and the symbol, "[.]"
-   for user and "[k]" for kernel code; by samples, most first.  */
-extern void profile_print (const struct profile *profile, FILE *out);
+   --sort comm,dso,sym, a part for each event with samples, named
+   EVENT_NAMES[EVENT]: the overhead (share of the event's period), the
+   number of samples, the command, the module's file name and the
+   symbol, "[.]" for user and "[k]" for kernel code; by samples, most
+   first.  */
+extern void profile_print (const struct profile *profile, FILE *out,
+			   const char *const *event_names);
 
 #endif /* report.h */

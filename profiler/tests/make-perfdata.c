@@ -8,7 +8,7 @@
    the order given; no feature sections.
 
      attr sample_type=ip,tid,... [id_all] [size=N] [ids=1,2] [type=N]
-	  [read_format=N] [regs_user=MASK] [stack_user=N]
+	  [config=N] [read_format=N] [regs_user=MASK] [stack_user=N]
 	    An event attribute (size: its own size field, default 128).
      mmap  pid= tid= start= len= pgoff= file= [data] [time=] [id=]
      mmap2 pid= tid= start= len= pgoff= prot=r-x file= [buildid=HEX]
@@ -57,6 +57,7 @@ struct attr
 {
   uint32_t type;
   uint32_t size;
+  uint64_t config;
   uint64_t sample_type;
   uint64_t read_format;
   uint64_t regs_user;
@@ -211,6 +212,7 @@ put_attr (struct buf *b, const struct attr *a)
     die ("attr size too large");
   memcpy (raw, &a->type, 4);
   memcpy (raw + 4, &a->size, 4);
+  memcpy (raw + 8, &a->config, 8);
   memcpy (raw + 24, &a->sample_type, 8);
   memcpy (raw + 32, &a->read_format, 8);
   uint64_t flags = (uint64_t) a->id_all << 18;
@@ -419,6 +421,7 @@ main (int argc, char **argv)
 	    die ("too many attrs");
 	  struct attr *n = &attrs[n_attrs++];
 	  n->type = get_num ("type", PERF_TYPE_SOFTWARE);
+	  n->config = get_num ("config", 0);
 	  n->size = get_num ("size", 128);
 	  n->sample_type = sample_type (get ("sample_type") ?: "ip");
 	  n->read_format = get_num ("read_format", 0);

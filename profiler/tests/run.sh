@@ -120,7 +120,7 @@ expect basic -s <<EOF
 100 101 2.000001 1234 [unknown] [unknown]
 EOF
 expect basic <<EOF
-# Samples: 6
+# Samples: 6 of event 'cpu-clock'
 # Event count (approx.): 10
 #
 # Overhead       Samples  Command  Shared Object  Symbol
@@ -181,7 +181,7 @@ expect process -s <<EOF
 300 302 0.000014 $ip [unknown] [unknown]
 EOF
 expect process <<EOF
-# Samples: 6
+# Samples: 6 of event 'cpu-clock'
 # Event count (approx.): 6
 #
 # Overhead       Samples  Command  Shared Object  Symbol
@@ -221,10 +221,11 @@ EOF
 # Two events whose samples differ: the sample id (PERF_SAMPLE_IDENTIFIER)
 # tells which.  The callchain's context markers only set the mode of the
 # frames after them; the first frame, the sample's own address, is not
-# repeated.  A sample of an unknown id is skipped, with a warning.
+# repeated.  A sample of an unknown id is skipped, with a warning.  The
+# profile has a part for each event.
 make_data attrs <<EOF
 attr sample_type=identifier,ip,tid,time id_all ids=11
-attr sample_type=identifier,ip,tid,time,period,callchain id_all ids=22,23
+attr sample_type=identifier,ip,tid,time,period,callchain id_all ids=22,23 type=0 config=1
 mmap2 pid=500 $text prot=r-x time=1 id=11
 sample attr=0 id=11 pid=500 ip=0x$ip time=1000
 sample attr=1 id=23 pid=500 ip=0x$ip time=2000 period=7 callchain=0xffffffffffffff80,0xffffffff81000010,0xfffffffffffffe00,0x$ip,0x$ip2
@@ -236,6 +237,23 @@ expect attrs -s -g <<EOF
 	ffffffff81000010 [unknown] ([kernel])
 	$ip main+0x10 ($elf)
 	$ip2 [unknown] ([unknown])
+EOF
+expect attrs <<EOF
+# Samples: 1 of event 'cpu-clock'
+# Event count (approx.): 1
+#
+# Overhead       Samples  Command  Shared Object  Symbol
+# ........  ............  .......  .............  ......
+#
+   100.00%             1  :500     make-perfdata  [.] main
+
+# Samples: 1 of event 'instructions'
+# Event count (approx.): 7
+#
+# Overhead       Samples  Command  Shared Object  Symbol
+# ........  ............  .......  .............  ......
+#
+   100.00%             1  :500     make-perfdata  [.] main
 EOF
 "$perfsym" -s -i "$tmp/attrs.data" 2>&1 > /dev/null |
   grep -qx "perfsym: warning: 1 samples of unknown events skipped" &&
@@ -413,7 +431,7 @@ for mode in fp dwarf; do
 	grep -c -v -E '^-?[0-9]+ -?[0-9]+ [0-9]+\.[0-9]{6} [0-9a-f]+ [^ ]+ [^ ].*$' || true)
   resolved=$(grep -c -E '^[^	]* /[^ ]+ [^[]' "$tmp/samples" || true)
   if [ "$n" -gt 0 ] && [ "$got" -eq "$n" ] && [ "$bad" -eq 0 ] &&
-     [ "$resolved" -gt 0 ] && grep -q "^# Samples: $n\$" "$tmp/profile"; then
+     [ "$resolved" -gt 0 ] && grep -q "^# Samples: $n of event 'cpu-clock'\$" "$tmp/profile"; then
     pass "perf record ($mode): $n samples, $resolved named in files"
   else
     fail "perf record ($mode): perf script has $n samples, perfsym $got, $bad badly formed, $resolved named"
