@@ -35,6 +35,13 @@
 
 #define READ_CHUNK (1024 * 1024)
 
+/* The feature bit of the build id table (perf's HEADER_BUILD_ID), and
+   the flag of its records that have a build id size.  */
+#define HEADER_BUILD_ID 2
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
+/* The largest build id table read.  */
+#define BUILD_ID_TABLE_MAX (64 * 1024 * 1024)
+
 struct perf_id_entry
 {
   uint64_t id;
@@ -446,6 +453,72 @@ record_attr (struct perf_data *pd, const struct perf_record *rec)
   return add_attr (pd, &attr);
 }
 
+/* Read the build id table of the feature sections, which start at
+   offset TABLE with one struct perf_file_section per feature bit set.
+   Features are optional: a table that is not right is ignored.  */
+static void
+read_build_ids (struct perf_data *pd, uint64_t table)
+{
+  if (!(pd->features[0] & (1ULL << HEADER_BUILD_ID)))
+    return;
+  unsigned int index = __builtin_popcountll (pd->features[0]
+					     & ((1ULL << HEADER_BUILD_ID) - 1));
+  unsigned char section[SECTION_SIZE];
+  if (table > pd->file_size
+      || pread_full (pd->fd, section, sizeof section,
+		     table + SECTION_SIZE * index) != 0)
+    return;
+  uint64_t offset = get_u64 (section);
+  uint64_t size = get_u64 (section + 8);
+  if (offset > pd->file_size || size > pd->file_size - offset
+      || size > BUILD_ID_TABLE_MAX)
+    return;
+  unsigned char *raw = malloc (size);
+  if (raw == NULL || pread_full (pd->fd, raw, size, offset) != 0)
+    {
+      free (raw);
+      return;
+    }
+  /* Records of a struct perf_event_header, a pid, 24 bytes of build id
+     (20 of id, its size, padding), the file name.  */
+  for (uint64_t at = 0; at + 8 <= size;)
+    {
+      uint16_t misc = get_u16 (raw + at + 4);
+      uint16_t rsize = get_u16 (raw + at + 6);
+      if (rsize < 8 + 4 + 24 + 1 || rsize > size - at)
+	break;
+      const char *name = (const char *) raw + at + 36;
+      if (memchr (name, '\0', rsize - 36) == NULL)
+	break;
+      struct perf_build_id *ids
+	= realloc (pd->build_ids, (pd->n_build_ids + 1) * sizeof *ids);
+      if (ids == NULL)
+	break;
+      pd->build_ids = ids;
+      struct perf_build_id *b = &ids[pd->n_build_ids];
+      b->filename = strdup (name);
+      if (b->filename == NULL)
+	break;
+      memcpy (b->id, raw + at + 12, sizeof b->id);
+      b->size = ((misc & PERF_RECORD_MISC_BUILD_ID_SIZE)
+		 ? raw[at + 32] : sizeof b->id);
+      if (b->size > sizeof b->id)
+	b->size = sizeof b->id;
+      ++pd->n_build_ids;
+      at += rsize;
+    }
+  free (raw);
+}
+
+const struct perf_build_id *
+perf_data_build_id (const struct perf_data *pd, const char *filename)
+{
+  for (size_t i = 0; i < pd->n_build_ids; ++i)
+    if (strcmp (pd->build_ids[i].filename, filename) == 0)
+      return &pd->build_ids[i];
+  return NULL;
+}
+
 int
 perf_data_open (struct perf_data *pd, const char *name)
 {
@@ -546,7 +619,10 @@ perf_data_open (struct perf_data *pd, const char *name)
       pd->data_end = pd->file_size;
     }
   else
-    pd->data_end = data_offset + data_size;
+    {
+      pd->data_end = data_offset + data_size;
+      read_build_ids (pd, pd->data_end);
+    }
   pd->pos = data_offset;
   pd->buf_offset = data_offset;
   pd->buf_len = 0;
@@ -565,6 +641,11 @@ perf_data_close (struct perf_data *pd)
   free (pd->attrs);
   pd->attrs = NULL;
   pd->n_attrs = 0;
+  for (size_t i = 0; i < pd->n_build_ids; ++i)
+    free (pd->build_ids[i].filename);
+  free (pd->build_ids);
+  pd->build_ids = NULL;
+  pd->n_build_ids = 0;
   free (pd->id_index);
   pd->id_index = NULL;
   free (pd->buf);

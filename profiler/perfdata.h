@@ -154,6 +154,16 @@ struct perf_task
   uint64_t time;
 };
 
+/* A build id perf record wrote in the HEADER_BUILD_ID feature section:
+   that of a file it saw samples in.  */
+struct perf_build_id
+{
+  /* Owned.  */
+  char *filename;
+  unsigned char id[20];
+  unsigned int size;
+};
+
 /* An open perf.data file, or stream.  */
 struct perf_data
 {
@@ -178,6 +188,9 @@ struct perf_data
 
   struct perf_attr *attrs;
   size_t n_attrs;
+  /* The build ids of the header's feature section, if it has them.  */
+  struct perf_build_id *build_ids;
+  size_t n_build_ids;
   /* Every sample id of every attribute, sorted by id, for lookups.  */
   struct perf_id_entry *id_index;
   size_t n_id_index;
@@ -268,6 +281,11 @@ extern int perf_data_comm (struct perf_data *pd, const struct perf_record *rec,
 			   struct perf_comm *comm);
 extern int perf_data_task (struct perf_data *pd, const struct perf_record *rec,
 			   struct perf_task *task);
+
+/* The build id PD records for FILENAME (as the mmap records name it),
+   or NULL.  */
+extern const struct perf_build_id *perf_data_build_id
+  (const struct perf_data *pd, const char *filename);
 
 /* The name perf gives the event of ATTR, for the hardware and software
    events, else "type:config", in BUF of SIZE bytes.  */

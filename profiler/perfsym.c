@@ -20,6 +20,7 @@
 #include "report.h"
 #include "symbolize.h"
 #include "unwind.h"
+#include "vdso.h"
 
 #define PERFSYM_VERSION "1.0"
 
@@ -367,6 +368,10 @@ print_stats (const struct session *s)
 	   ps->reported);
   print_tally ("not ELF, skipped", &ps->skipped);
   print_tally ("dwfl_report_elf_mmap failed", &ps->failed);
+  fprintf (stderr, "perfsym:   of files whose build id is not the"
+	   " recording's: %" PRIu64 "; files read from perf's build-id"
+	   " cache instead: %" PRIu64 "\n", ps->build_id_differs,
+	   ps->from_cache);
   fprintf (stderr, "perfsym: %" PRIu64 " processes: %" PRIu64 " forks, %"
 	   PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " ended\n",
 	   ps->processes, ps->forks, ps->execs, ps->exits, ps->ended);
@@ -463,11 +468,18 @@ main (int argc, char **argv)
       return 1;
     }
 
+  int status = 0;
   order_init (&s.order, deliver, &s);
-  process_table_init (&s.processes, &dwfl_callbacks);
+  process_table_init (&s.processes, &dwfl_callbacks, &s.data);
+  /* perf keeps the vdso out of the file: this machine's will do if it
+     is the one the recording has the build id of.  */
+  const struct perf_build_id *vdso_id = perf_data_build_id (&s.data,
+							    "[vdso]");
+  int vdso_fd = vdso_id != NULL ? vdso_open (vdso_id->id, vdso_id->size) : -1;
+  if (vdso_fd >= 0 && process_table_set_vdso (&s.processes, vdso_fd) != 0)
+    status = out_of_memory (&s);
   unwinder_init (&s.unwinder);
   profile_init (&s.profile);
-  int status = 0;
   if (symbolizer_init (&s.symbolizer, opt.demangle) != 0)
     status = out_of_memory (&s);
 
@@ -504,6 +516,10 @@ main (int argc, char **argv)
     fprintf (stderr, "perfsym: warning: %" PRIu64 " compressed records"
 	     " (perf record -z) skipped: not supported\n",
 	     s.data.n_compressed);
+  if (s.processes.stats.build_id_differs > 0)
+    fprintf (stderr, "perfsym: warning: %" PRIu64 " mappings of files whose"
+	     " build id is not the one recorded (the files changed since?)\n",
+	     s.processes.stats.build_id_differs);
   if (s.n_skipped_samples > 0)
     fprintf (stderr, "perfsym: warning: %" PRIu64 " samples of unknown"
 	     " events skipped\n", s.n_skipped_samples);

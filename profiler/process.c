@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <elf.h>
+#include <elfutils/libdwelf.h>
 
 #include "process.h"
 
@@ -99,14 +100,33 @@ looks_like_elf (const char *name)
 
 void
 process_table_init (struct process_table *table,
-		    const Dwfl_Callbacks *callbacks)
+		    const Dwfl_Callbacks *callbacks,
+		    const struct perf_data *data)
 {
   memset (table, 0, sizeof *table);
   pidmap_init (&table->processes);
   pidmap_init (&table->threads);
   strtab_init (&table->names);
   strtab_init (&table->bad_files);
+  strtab_init (&table->chosen_files);
   table->callbacks = callbacks;
+  table->data = data;
+  table->vdso_fd = -1;
+}
+
+int
+process_table_set_vdso (struct process_table *table, int fd)
+{
+  table->vdso_name = strtab_add (&table->names, "[vdso]");
+  if (table->vdso_name == NULL)
+    {
+      close (fd);
+      return -1;
+    }
+  if (table->vdso_fd >= 0)
+    close (table->vdso_fd);
+  table->vdso_fd = fd;
+  return 0;
 }
 
 static void
@@ -140,6 +160,10 @@ process_table_free (struct process_table *table)
   pidmap_free (&table->threads);
   strtab_free (&table->names);
   strtab_free (&table->bad_files);
+  strtab_free (&table->chosen_files);
+  if (table->vdso_fd >= 0)
+    close (table->vdso_fd);
+  table->vdso_fd = -1;
 }
 
 struct process *
@@ -218,47 +242,155 @@ drop_covered_others (struct process *proc, const struct piece *piece)
   proc->n_others = kept;
 }
 
-/* Report PIECE into the address space of PROC.  Returns 1 if it was
-   reported, 0 if dwfl_report_elf_mmap failed (counted when COUNT), -1
-   if out of memory.  */
-static int
+/* Report PIECE into the address space of PROC.  Returns the module, or
+   NULL if dwfl_report_elf_mmap failed (counted when COUNT) or memory
+   ran out (*NOMEM set then).  */
+static Dwfl_Module *
 report_piece (struct process_table *table, struct process *proc,
-	      const struct piece *piece, bool count)
+	      const struct piece *piece, bool count, bool *nomem)
 {
+  *nomem = false;
   if (proc->dwfl == NULL)
     {
       proc->dwfl = dwfl_begin (table->callbacks);
       if (proc->dwfl == NULL)
-	return -1;
+	{
+	  *nomem = true;
+	  return NULL;
+	}
     }
   if (!proc->reporting)
     {
       dwfl_report_begin_add (proc->dwfl);
       proc->reporting = true;
     }
-  Dwfl_Module *mod = dwfl_report_elf_mmap (proc->dwfl, NULL, piece->filename,
-					   -1, piece->start, piece->len,
-					   piece->pgoff, piece->prot);
+  /* The vdso is the copy of the file TABLE has.  */
+  int fd = -1;
+  bool vdso = piece->path == table->vdso_name;
+  if (vdso && (fd = dup (table->vdso_fd)) < 0)
+    {
+      if (count)
+	tally_add (&table->stats.failed, "cannot copy the vdso's descriptor");
+      return NULL;
+    }
+  Dwfl_Module *mod = dwfl_report_elf_mmap (proc->dwfl, piece->filename,
+					   piece->path, fd, piece->start,
+					   piece->len, piece->pgoff,
+					   piece->prot);
   if (mod == NULL)
     {
+      if (fd >= 0)
+	close (fd);
       if (count)
 	{
 	  const char *reason = strtab_add (&table->names, dwfl_errmsg (-1));
 	  tally_add (&table->stats.failed, reason ?: "out of memory");
 	  /* A file that is missing or not ELF fails every piece alike.  */
-	  if (!looks_like_elf (piece->filename)
-	      && strtab_add (&table->bad_files, piece->filename) == NULL)
-	    return -1;
+	  if (!vdso && !looks_like_elf (piece->path)
+	      && strtab_add (&table->bad_files, piece->path) == NULL)
+	    *nomem = true;
 	}
-      return 0;
+      return NULL;
     }
   proc->generation = ++table->last_generation;
   if (append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
 		    piece) != 0)
-    return -1;
+    {
+      *nomem = true;
+      return NULL;
+    }
   if (count)
     ++table->stats.reported;
-  return 1;
+  return mod;
+}
+
+/* The GNU build id of the ELF file PATH in BUF (of SIZE bytes); returns
+   its size, 0 if it has none or cannot be read.  */
+static size_t
+file_build_id (const char *path, unsigned char *buf, size_t size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  const void *bits;
+  ssize_t len = elf != NULL ? dwelf_elf_gnu_build_id (elf, &bits) : -1;
+  if (len > 0 && (size_t) len <= size)
+    memcpy (buf, bits, len);
+  else
+    len = 0;
+  elf_end (elf);
+  close (fd);
+  return len;
+}
+
+/* The file perf's build-id cache keeps of the file with build id ID of
+   SIZE bytes, under NAME (elf, vdso), if it is there; else NULL.  In
+   TABLE's names.  */
+static const char *
+cached_file (struct process_table *table, const unsigned char *id,
+	     size_t size, const char *name)
+{
+  const char *home = getenv ("HOME");
+  if (home == NULL || size == 0 || size > 20)
+    return NULL;
+  char hex[2 * 20 + 1];
+  for (size_t i = 0; i < size; ++i)
+    sprintf (hex + 2 * i, "%02x", id[i]);
+  char path[4096];
+  if ((size_t) snprintf (path, sizeof path, "%s/.debug/.build-id/%.2s/%s/%s",
+			 home, hex, hex + 2, name) >= sizeof path
+      || access (path, R_OK) != 0)
+    return NULL;
+  return strtab_add (&table->names, path);
+}
+
+/* The file to read for FILENAME, whose build id the recording says is ID
+   of SIZE bytes (SIZE 0 if it does not know): FILENAME if it has that
+   build id, else the copy in perf's build-id cache if there is one, as
+   perf takes it, else FILENAME all the same.  Decided once for each
+   file and build id.  NULL if out of memory.  */
+static const char *
+file_to_read (struct process_table *table, const char *filename,
+	      const unsigned char *id, size_t size)
+{
+  if (size == 0 || size > 20)
+    return filename;
+  char key[2 * 20 + 2 + 4096];
+  size_t n = 0;
+  for (size_t i = 0; i < size; ++i)
+    n += sprintf (key + n, "%02x", id[i]);
+  snprintf (key + n, sizeof key - n, " %s", filename);
+  const char *k = strtab_add (&table->chosen_files, key);
+  if (k == NULL)
+    return NULL;
+  const char **chosen = (const char **) strtab_value (k);
+  if (*chosen == NULL)
+    {
+      unsigned char actual[20];
+      if (file_build_id (filename, actual, sizeof actual) == size
+	  && memcmp (actual, id, size) == 0)
+	*chosen = filename;
+      else
+	*chosen = cached_file (table, id, size, "elf") ?: filename;
+      if (*chosen != filename)
+	++table->stats.from_cache;
+    }
+  return *chosen;
+}
+
+/* Count a piece of MOD, whose file the recording knows by BUILD_ID of
+   SIZE bytes (if SIZE is not 0), if the file's build id is another.  */
+static void
+check_build_id (struct process_table *table, Dwfl_Module *mod,
+		const unsigned char *build_id, unsigned int size)
+{
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  int len = dwfl_module_build_id (mod, &bits, &vaddr);
+  if (size > 0 && len > 0
+      && ((unsigned int) len != size || memcmp (bits, build_id, size) != 0))
+    ++table->stats.build_id_differs;
 }
 
 int
@@ -300,7 +432,34 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
     piece.prot = PROT_EXEC;
 
   drop_covered_others (proc, &piece);
+
+  /* The build id the recording has for the file.  */
+  const unsigned char *id = m->build_id;
+  size_t id_size = m->build_id_size;
+  const struct perf_build_id *b;
+  if (id_size == 0 && table->data != NULL
+      && (b = perf_data_build_id (table->data, m->filename)) != NULL)
+    {
+      id = b->id;
+      id_size = b->size;
+    }
+
   const char *kind = not_elf_kind (piece.filename);
+  if (kind != NULL && strcmp (piece.filename, "[vdso]") == 0)
+    {
+      /* TABLE's copy if it has one (it is the recording's), else the
+	 one perf record left in its build-id cache.  */
+      piece.path = (table->vdso_fd >= 0 ? table->vdso_name
+		    : cached_file (table, id, id_size, "vdso"));
+      if (piece.path != NULL)
+	kind = NULL;
+    }
+  else if (kind == NULL)
+    {
+      piece.path = file_to_read (table, piece.filename, id, id_size);
+      if (piece.path == NULL)
+	return -1;
+    }
   if (kind != NULL && is_anon_code (piece.filename, piece.prot))
     {
       /* perf names anonymous code after the map file a JIT compiler may
@@ -318,12 +477,16 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
       return append_piece (&proc->others, &proc->n_others, &proc->cap_others,
 			   &piece);
     }
-  if (strtab_find (&table->bad_files, piece.filename) != NULL)
+  if (strtab_find (&table->bad_files, piece.path) != NULL)
     {
       tally_add (&table->stats.failed, "file failed before");
       return 0;
     }
-  return report_piece (table, proc, &piece, true) < 0 ? -1 : 0;
+  bool nomem;
+  Dwfl_Module *mod = report_piece (table, proc, &piece, true, &nomem);
+  if (mod != NULL)
+    check_build_id (table, mod, id, id_size);
+  return nomem ? -1 : 0;
 }
 
 /* Make thread TID of process PID, named ":TID" as perf does, replacing
@@ -416,8 +579,12 @@ process_table_fork (struct process_table *table, const struct perf_task *t)
       if (parent != NULL)
 	{
 	  for (size_t i = 0; i < parent->n_pieces; ++i)
-	    if (report_piece (table, child, &parent->pieces[i], false) < 0)
-	      return -1;
+	    {
+	      bool nomem;
+	      report_piece (table, child, &parent->pieces[i], false, &nomem);
+	      if (nomem)
+		return -1;
+	    }
 	  for (size_t i = 0; i < parent->n_others; ++i)
 	    if (append_piece (&child->others, &child->n_others,
 			      &child->cap_others, &parent->others[i]) != 0)

@@ -23,8 +23,12 @@ struct piece
   uint64_t pgoff;
   /* PROT_* bits, or -1 if not known.  */
   int prot;
-  /* In the process table's name table.  */
+  /* The file the record names, and the file read for it: the same, or
+     the copy in perf's build-id cache of the file the recording saw
+     (or the process table's VDSO_NAME for its copy of the vdso).  In
+     the process table's name table.  */
   const char *filename;
+  const char *path;
 };
 
 /* Counts of what happened, by reason: up to TALLY_MAX distinct reasons,
@@ -91,6 +95,11 @@ struct process_stats
   struct tally skipped;
   /* Failed dwfl_report_elf_mmap calls, by error.  */
   struct tally failed;
+  /* Pieces of files whose build id is not the one of the recording (the
+     file changed since), reported all the same, and those read from
+     perf's build-id cache instead.  */
+  uint64_t build_id_differs;
+  uint64_t from_cache;
   uint64_t processes;
   uint64_t forks;
   uint64_t execs;
@@ -107,14 +116,30 @@ struct process_table
   struct strtab names;
   /* Files that could not be opened as ELF files, not to try again.  */
   struct strtab bad_files;
+  /* "BUILDID FILE" of the files the recording has build ids of: their
+     value (strtab_value) is the file to read, in NAMES.  */
+  struct strtab chosen_files;
   const Dwfl_Callbacks *callbacks;
+  /* The recording, for the build ids of its files.  */
+  const struct perf_data *data;
+  /* The vdso the recording had, as a file (a copy of this machine's),
+     or -1; owned.  VDSO_NAME is "[vdso]" in NAMES.  */
+  int vdso_fd;
+  const char *vdso_name;
   uint64_t last_generation;
   struct process_stats stats;
 };
 
-/* Start an empty table whose address spaces use CALLBACKS.  */
+/* Start an empty table whose address spaces use CALLBACKS, for the
+   recording DATA.  */
 extern void process_table_init (struct process_table *table,
-				const Dwfl_Callbacks *callbacks);
+				const Dwfl_Callbacks *callbacks,
+				const struct perf_data *data);
+
+/* Report the [vdso] mappings as the ELF file open at FD (owned by
+   TABLE from now on) instead of skipping them.  Returns 0, -1 if out of
+   memory.  */
+extern int process_table_set_vdso (struct process_table *table, int fd);
 
 /* End every process and free the table.  */
 extern void process_table_free (struct process_table *table);

@@ -526,14 +526,18 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
   Dwfl_Module *mod = dwfl != NULL ? dwfl_addrmodule (dwfl, ip) : NULL;
   if (mod != NULL)
     {
+      /* The module is named after the file of the mmap record; its main
+	 file can be a copy of it, in perf's build-id cache.  */
       const char *mainfile = NULL;
       const char *modname = dwfl_module_info (mod, NULL, NULL, NULL, NULL,
 					      NULL, &mainfile, NULL);
       Dwarf_Addr bias;
       const char *file = strtab_add (&sz->names, mainfile ?: modname);
-      if (file == NULL || dwfl_module_getelf (mod, &bias) == NULL)
+      const char *name = strtab_add (&sz->names, modname ?: mainfile);
+      if (file == NULL || name == NULL
+	  || dwfl_module_getelf (mod, &bias) == NULL)
 	return;
-      info->dso = file;
+      info->dso = name;
       if (!file_lookup (sz, mod, file, bias, ip, info))
 	return;
       if (info->name == NULL)

@@ -12,8 +12,8 @@
 
 struct symbol_info
 {
-  /* The main file of the module holding the address, or the name of the
-     non-ELF mapping holding it, or one of [kernel], [hypervisor],
+  /* The file of the module holding the address, as the mmap record
+     names it, or the name of the non-ELF mapping holding it, or one of [kernel], [hypervisor],
      [guest.kernel], [guest.user] for those modes, or [unknown].  */
   const char *dso;
   /* The symbol holding the address, NULL if there is none; OFFSET is

@@ -27,6 +27,8 @@
      pipe
 	    Pipe mode: a 16-byte header, the attributes as HEADER_ATTR
 	    records; must come before the attributes.
+     buildid file=NAME id=HEX
+	    An entry of the build id table (feature HEADER_BUILD_ID).
      header [magic=STRING] [size=N] [attr_size=N] [data_size=N]
 	    Override header fields.
      truncate N
@@ -49,6 +51,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+
+#define PERF_RECORD_HEADER_BUILD_ID 67
 
 #define MAX_ATTRS 8
 #define MAX_WORDS 256
@@ -380,6 +384,7 @@ main (int argc, char **argv)
   static struct attr attrs[MAX_ATTRS];
   int n_attrs = 0;
   struct buf data = { 0 };
+  struct buf build_ids = { 0 };
   bool pipe_mode = false;
   const char *magic = "PERFILE2";
   int64_t header_size = -1, attr_size = -1, data_size = -1;
@@ -446,6 +451,28 @@ main (int argc, char **argv)
 					  : -1;
 	  data_size = get ("data_size") ? (int64_t) get_num ("data_size", 0)
 					  : -1;
+	}
+      else if (strcmp (what, "buildid") == 0)
+	{
+	  /* struct perf_record_header_build_id: a header, a pid, 20 bytes
+	     of id, its size and padding, the name padded to 8 bytes.  */
+	  const char *hex = get ("id") ?: "";
+	  unsigned char id[24] = { 0 };
+	  size_t n = strlen (hex) / 2;
+	  if (n > 20)
+	    die ("build id too long");
+	  for (size_t i = 0; i < n; ++i)
+	    sscanf (hex + 2 * i, "%2hhx", &id[i]);
+	  id[20] = n;
+	  put_u32 (&body, get_num ("pid", (uint32_t) -1));
+	  put (&body, id, sizeof id);
+	  put_string (&body, get ("file") ?: "");
+	  uint16_t size = 8 + body.len;
+	  put_u32 (&build_ids, PERF_RECORD_HEADER_BUILD_ID);
+	  uint16_t bmisc = PERF_RECORD_MISC_USER | (1 << 15);
+	  put (&build_ids, &bmisc, 2);
+	  put (&build_ids, &size, 2);
+	  put (&build_ids, body.p, body.len);
 	}
       else if (strcmp (what, "truncate") == 0)
 	truncate_by = n_words > 1 ? number (words[1]) : 0;
@@ -575,6 +602,9 @@ main (int argc, char **argv)
       put_u64 (&file, n_attrs * entry);
       put_u64 (&file, data_offset);
       put_u64 (&file, data_size >= 0 ? (uint64_t) data_size : data.len);
+      put (&file, NULL, 72 - file.len);
+      /* The feature bits: HEADER_BUILD_ID (2) if there is a table.  */
+      put_u64 (&file, build_ids.len > 0 ? 1 << 2 : 0);
       put (&file, NULL, 104 - file.len);
       uint64_t ids_at = ids_offset;
       for (int i = 0; i < n_attrs; ++i)
@@ -591,6 +621,13 @@ main (int argc, char **argv)
       for (int i = 0; i < n_attrs; ++i)
 	put (&file, attrs[i].ids, 8 * (size_t) attrs[i].n_ids);
       put (&file, data.p, data.len);
+      /* The feature sections after the data: their table, then them.  */
+      if (build_ids.len > 0)
+	{
+	  put_u64 (&file, file.len + 16);
+	  put_u64 (&file, build_ids.len);
+	  put (&file, build_ids.p, build_ids.len);
+	}
     }
   if (truncate_by > file.len)
     truncate_by = file.len;

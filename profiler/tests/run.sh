@@ -330,6 +330,56 @@ expect unfinished -s <<EOF
 900 900 0.000001 $ip $elf main+0x10
 EOF
 
+# The build ids of the recording (feature HEADER_BUILD_ID): a file that
+# is not the one recorded is read all the same, with a warning, unless
+# perf's build-id cache ($HOME/.debug/.build-id/XX/YYY/elf, or vdso for
+# the vdso) has the one recorded: that is read instead, under the name
+# of the recorded file.
+bid=$(readelf -n "$elf" | awk '$1 == "Build" && $2 == "ID:" { print $3 }')
+other_id=0123456789abcdef0123456789abcdef01234567
+make_data buildid <<EOF
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1200 $text prot=r-x time=1
+sample pid=1200 ip=0x$ip time=1000
+buildid file=$elf id=$bid
+EOF
+expect buildid -s <<EOF
+1200 1200 0.000001 $ip $elf main+0x10
+EOF
+[ ! -s "$tmp/err" ] && pass "buildid (no warning)" || fail "buildid (no warning)"
+sed "s/id=$bid/id=$other_id/" <<EOF | make_data buildid2
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1200 $text prot=r-x time=1
+sample pid=1200 ip=0x$ip time=1000
+buildid file=$elf id=$bid
+EOF
+expect buildid2 -s <<EOF
+1200 1200 0.000001 $ip $elf main+0x10
+EOF
+grep -qx "perfsym: warning: 1 mappings of files whose build id is not the one recorded (the files changed since?)" "$tmp/err" &&
+  pass "buildid2 (warning)" || fail "buildid2 (warning)"
+cache=$tmp/home/.debug/.build-id/01/23456789abcdef0123456789abcdef01234567
+mkdir -p "$cache"
+cp "$elf" "$cache/elf"
+cp "$elf" "$cache/vdso"
+make_data cached <<EOF
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1300 start=$start len=$len pgoff=$pgoff file=/nonexistent/prog prot=r-x time=1
+mmap2 pid=1300 start=$start2 len=$len pgoff=$pgoff file=[vdso] prot=r-x time=1
+sample pid=1300 ip=0x$ip time=1000
+sample pid=1300 ip=0x$ip2 time=2000
+buildid file=/nonexistent/prog id=$other_id
+buildid file=[vdso] id=$other_id
+EOF
+home=$HOME
+HOME=$tmp/home
+export HOME
+expect cached -s <<EOF
+1300 1300 0.000001 $ip /nonexistent/prog main+0x10
+1300 1300 0.000002 $ip2 [vdso] main+0x10
+EOF
+HOME=$home
+
 # Bad files: the message names the file, the byte offset and the
 # problem; nothing is printed, unless --partial asks for what came
 # before the problem.  In these files the data section starts at 248
@@ -404,7 +454,44 @@ else
 fi
 
 # Real recordings.  perf_event_open must be allowed: the test fails, not
-# skips, when it is not.
+# skips, when it is not.  A program that calls clock_gettime, whose
+# samples are in the vdso, is recorded without perf's build-id cache
+# (-N): perfsym must name its samples in the vdso as perf does (with
+# this machine's copy of the vdso).
+cat > "$tmp/clock.c" <<EOF
+#include <time.h>
+int
+main (void)
+{
+  struct timespec start, now;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  do
+    clock_gettime (CLOCK_MONOTONIC, &now);
+  while ((now.tv_sec - start.tv_sec) * 1000000000L
+	 + now.tv_nsec - start.tv_nsec < 300000000L);
+  return 0;
+}
+EOF
+if ! cc -O2 -o "$tmp/clock" "$tmp/clock.c" 2> "$tmp/cc.log"; then
+  fail "vdso: cannot compile a test program"
+  cat "$tmp/cc.log"
+elif ! perf record -q -N -e cpu-clock -F 2000 -o "$tmp/clock.data" \
+       -- "$tmp/clock" > "$tmp/record.log" 2>&1; then
+  fail "vdso: perf record cannot record here:"
+  cat "$tmp/record.log"
+else
+  perf script -F ip,sym,dso -G -i "$tmp/clock.data" 2> /dev/null |
+    grep ' (\[vdso\])$' > "$tmp/vdso" || true
+  n=$(wc -l < "$tmp/vdso")
+  named=$(grep -c -v '\[unknown\]' "$tmp/vdso" || true)
+  got=$("$perfsym" -s -i "$tmp/clock.data" | grep -c ' \[vdso\] [^[]' || true)
+  if [ "$got" -eq "$named" ]; then
+    pass "vdso: $got of $n samples in the vdso named, as by perf"
+  else
+    fail "vdso: perf names $named samples in the vdso, perfsym $got"
+  fi
+fi
+
 workload='i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
 for mode in fp dwarf; do
   case $mode in
