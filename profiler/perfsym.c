@@ -437,6 +437,8 @@ main (int argc, char **argv)
       .parser = parse_opt,
       .doc = argp_doc,
     };
+  /* getopt names the program after ARGV[0] in its messages.  */
+  argv[0] = (char *) "perfsym";
   argp_parse (&argp, argc, argv, 0, NULL, &opt);
 
   static struct session s;
