@@ -9,6 +9,7 @@
 
      attr sample_type=ip,tid,... [id_all] [size=N] [ids=1,2] [type=N]
 	  [config=N] [read_format=N] [regs_user=MASK] [stack_user=N]
+	  [branch_type=N]
 	    An event attribute (size: its own size field, default 128).
      mmap  pid= tid= start= len= pgoff= file= [data] [time=] [id=]
      mmap2 pid= tid= start= len= pgoff= prot=r-x file= [buildid=HEX]
@@ -17,6 +18,7 @@
      fork|exit pid= ppid= tid= ptid= [time=]
      sample [attr=N] [ip=] [pid=] [tid=] [time=] [period=] [id=] [cpu=]
 	  [kernel] [callchain=A,B,...] [regs=A,B,...] [stack=N] [raw=N]
+	  [group=N] [branches=N]
 	    Fields as the attribute's sample_type asks; kernel sets cpumode.
      round
 	    PERF_RECORD_FINISHED_ROUND.
@@ -66,6 +68,7 @@ struct attr
   uint64_t read_format;
   uint64_t regs_user;
   uint32_t stack_user;
+  uint64_t branch_type;
   int id_all;
   uint64_t ids[16];
   int n_ids;
@@ -221,6 +224,8 @@ put_attr (struct buf *b, const struct attr *a)
   memcpy (raw + 32, &a->read_format, 8);
   uint64_t flags = (uint64_t) a->id_all << 18;
   memcpy (raw + 40, &flags, 8);
+  if (a->size >= 80)
+    memcpy (raw + 72, &a->branch_type, 8);
   if (a->size >= 88)
     memcpy (raw + 80, &a->regs_user, 8);
   if (a->size >= 92)
@@ -290,15 +295,18 @@ put_sample (struct buf *b, const struct attr *a)
     put_u64 (b, get_num ("period", 1));
   if (t & PERF_SAMPLE_READ)
     {
-      /* One value, and what read_format adds, not a group.  */
-      int n = 1 + __builtin_popcountll (a->read_format
-					& (PERF_FORMAT_TOTAL_TIME_ENABLED
-					   | PERF_FORMAT_TOTAL_TIME_RUNNING
-					   | PERF_FORMAT_ID
-					   | PERF_FORMAT_LOST));
-      if (a->read_format & PERF_FORMAT_GROUP)
-	die ("group read_format not supported");
-      for (int i = 0; i < n; ++i)
+      /* The values of GROUP events (default 1: no group), each with an
+	 id and lost count if asked for, after the times.  */
+      uint64_t f = a->read_format;
+      int times = (!!(f & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		   + !!(f & PERF_FORMAT_TOTAL_TIME_RUNNING));
+      int per_value = 1 + !!(f & PERF_FORMAT_ID) + !!(f & PERF_FORMAT_LOST);
+      uint64_t group = get_num ("group", 2);
+      if (f & PERF_FORMAT_GROUP)
+	put_u64 (b, group);
+      else
+	group = 1;
+      for (uint64_t i = 0; i < times + group * per_value; ++i)
 	put_u64 (b, 0);
     }
   if (t & PERF_SAMPLE_CALLCHAIN)
@@ -316,7 +324,14 @@ put_sample (struct buf *b, const struct attr *a)
       put (b, NULL, size);
     }
   if (t & PERF_SAMPLE_BRANCH_STACK)
-    put_u64 (b, 0);
+    {
+      /* NR entries of from, to, flags; hw_idx first if asked for.  */
+      uint64_t nr = get_num ("branches", 0);
+      put_u64 (b, nr);
+      if (a->branch_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+	put_u64 (b, 0);
+      put (b, NULL, 24 * nr);
+    }
   if (t & PERF_SAMPLE_REGS_USER)
     {
       uint64_t regs[64];
@@ -432,6 +447,7 @@ main (int argc, char **argv)
 	  n->read_format = get_num ("read_format", 0);
 	  n->regs_user = get_num ("regs_user", 0);
 	  n->stack_user = get_num ("stack_user", 0);
+	  n->branch_type = get_num ("branch_type", 0);
 	  n->id_all = get ("id_all") != NULL;
 	  n->n_ids = get_list ("ids", n->ids, 16);
 	  if (pipe_mode)

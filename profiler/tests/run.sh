@@ -279,6 +279,20 @@ expect skip -s <<EOF
 600 600 0.000002 $ip $elf main+0x10
 EOF
 
+# Every field a sample can have up to the user stack, and one after, is
+# skipped by its size: group read values, raw data, branches with their
+# hardware index, user registers and stack.
+make_data fields <<EOF
+attr sample_type=identifier,ip,tid,time,addr,id,stream_id,cpu,period,read,callchain,raw,branch_stack,regs_user,stack_user,weight id_all ids=3 read_format=0x1f branch_type=0x20000 regs_user=0x7 stack_user=32
+mmap2 pid=650 $text prot=r-x time=1 id=3
+sample pid=650 tid=651 ip=0x$ip time=3000 id=3 period=9 group=3 callchain=0xfffffffffffffe00,0x$ip raw=12 branches=2 regs=1,2,3 stack=32
+sample pid=650 tid=652 ip=0x$ip2 time=4000 id=3 period=9 group=1 raw=4 branches=0 stack=0
+EOF
+expect fields -s <<EOF
+650 651 0.000003 $ip $elf main+0x10
+650 652 0.000004 $ip2 [unknown] [unknown]
+EOF
+
 # perf's pipe format, from a file and from standard input.
 make_data pipe <<EOF
 pipe
