@@ -376,8 +376,9 @@ print_stats (const struct session *s)
 	   PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " ended\n",
 	   ps->processes, ps->forks, ps->execs, ps->exits, ps->ended);
   fprintf (stderr, "perfsym: %" PRIu64 " addresses looked up, %" PRIu64
-	   " from the cache\n", s->symbolizer.lookups,
-	   s->symbolizer.cache_hits);
+	   " from the cache, %" PRIu64 " by dwfl_module_addrinfo\n",
+	   s->symbolizer.lookups, s->symbolizer.cache_hits,
+	   s->symbolizer.addrinfo_calls);
   fprintf (stderr, "perfsym: %" PRIu64 " samples unwound, %" PRIu64
 	   " frames\n", s->unwinder.unwound, s->unwinder.frames);
   print_tally ("unwinding failed", &s->unwinder.failed);
