@@ -13,8 +13,9 @@
 struct symbol_info
 {
   /* The file of the module holding the address, as the mmap record
-     names it, or the name of the non-ELF mapping holding it, or one of [kernel], [hypervisor],
-     [guest.kernel], [guest.user] for those modes, or [unknown].  */
+     names it, or the name of the non-ELF mapping holding it, or one of
+     [kernel], [hypervisor], [guest.kernel], [guest.user] for those
+     modes, or [unknown].  */
   const char *dso;
   /* The symbol holding the address, NULL if there is none; OFFSET is
      the address's offset in it.  */
