@@ -467,8 +467,9 @@ else
   fail "corrupt: $crashes of $n variants crash or hang"
 fi
 
-# Real recordings.  perf_event_open must be allowed: the test fails, not
-# skips, when it is not.  A program that calls clock_gettime, whose
+# Real recordings, without perf's build-id cache (-N) nor its side-band
+# thread.  perf_event_open must be allowed: the test fails, not skips,
+# when it is not.  A program that calls clock_gettime, whose
 # samples are in the vdso, is recorded without perf's build-id cache
 # (-N): perfsym must name its samples in the vdso as perf does (with
 # this machine's copy of the vdso).
@@ -489,8 +490,8 @@ EOF
 if ! cc -O2 -o "$tmp/clock" "$tmp/clock.c" 2> "$tmp/cc.log"; then
   fail "vdso: cannot compile a test program"
   cat "$tmp/cc.log"
-elif ! perf record -q -N -e cpu-clock -F 2000 -o "$tmp/clock.data" \
-       -- "$tmp/clock" > "$tmp/record.log" 2>&1; then
+elif ! perf record -q -N --no-bpf-event -e cpu-clock -F 2000 \
+       -o "$tmp/clock.data" -- "$tmp/clock" > "$tmp/record.log" 2>&1; then
   fail "vdso: perf record cannot record here:"
   cat "$tmp/record.log"
 else
@@ -514,7 +515,7 @@ for mode in fp dwarf; do
   esac
   data=$tmp/record-$mode.data
   # shellcheck disable=SC2086
-  if ! perf record -q -e cpu-clock -F 2000 $opts -o "$data" \
+  if ! perf record -q -N --no-bpf-event -e cpu-clock -F 2000 $opts -o "$data" \
        -- sh -c "$workload" > "$tmp/record.log" 2>&1; then
     fail "perf record ($mode): perf record cannot record here:"
     cat "$tmp/record.log"
