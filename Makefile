@@ -7,6 +7,8 @@
 #   make main-job    record the workload with perf, show perfsym's profile
 #   make series      export the build tree's commits to patches/
 #   make reset-tree  drop the build tree's work and apply patches/ again
+#   make fuzz        fuzz dwfl_report_elf_mmap for FUZZ_SECONDS (1800)
+#                    with ASan and UBSan;  make fuzz-smoke  for 60 s
 #   make clean       remove build/obj;  make distclean  remove build/
 # ELFUTILS_TARBALL=/path/to/elfutils-VERSION.tar.bz2 skips the download.
 
@@ -56,6 +58,28 @@ reset-tree: fetch
 	@git -C $(TREE) log --format='  %h %s' upstream..HEAD 2>/dev/null || true
 	rm -rf $(TREE)
 	scripts/prepare-tree.sh $(TARBALL) $(TREE)
+
+# libFuzzer on a clang ASan+UBSan build of the tree in build/asan-obj;
+# crashes go to build/fuzz-artifacts/.  FUZZ_KNOWN_BUGS (see
+# fuzz/fuzz-report-elf-mmap.c) skips the checks of bugs already reported.
+ASANDIR = $(BUILDDIR)/asan-obj
+FUZZDIR = $(BUILDDIR)/fuzz
+FUZZER = $(FUZZDIR)/fuzz-report-elf-mmap
+FUZZ_SECONDS = 1800
+
+.PHONY: fuzz fuzz-smoke fuzz-build
+
+fuzz-build: build
+	fuzz/build-sanitized.sh $(TREE) $(ASANDIR)
+	fuzz/build-fuzzer.sh $(TREE) $(ASANDIR) fuzz/fuzz-report-elf-mmap.c $(FUZZER)
+
+fuzz: fuzz-build
+	fuzz/run-fuzzer.sh $(FUZZER) $(FUZZ_SECONDS) fuzz/corpus-report-elf-mmap \
+	  $(FUZZDIR) $(BUILDDIR)/fuzz-artifacts
+
+fuzz-smoke: fuzz-build
+	fuzz/run-fuzzer.sh $(FUZZER) 60 fuzz/corpus-report-elf-mmap \
+	  $(FUZZDIR) $(BUILDDIR)/fuzz-artifacts
 
 clean:
 	rm -rf $(OBJDIR)
