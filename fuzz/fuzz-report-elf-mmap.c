@@ -45,6 +45,7 @@
 
 #include <gelf.h>
 #include <libdwfl.h>
+#include <sanitizer/common_interface_defs.h>
 
 #ifndef TESTFILES_DIR
 # define TESTFILES_DIR "build/elfutils/tests"
@@ -519,6 +520,7 @@ LLVMFuzzerInitialize (int *argc __attribute__ ((unused)),
   if (mkdtemp (workdir) == NULL)
     die ("mkdtemp %s: %m", workdir);
   atexit (remove_workdir);
+  __sanitizer_set_death_callback (remove_workdir);
 
   const char *dir = getenv ("FUZZ_TESTFILES") ?: TESTFILES_DIR;
   DIR *d = opendir (dir);
