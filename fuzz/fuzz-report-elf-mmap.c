@@ -14,7 +14,26 @@
    range (the hull of this cycle's pieces), the set of load biases that
    agree with all its pieces, and its bias.  After every operation it
    checks libdwfl against the model and calls abort () on the first
-   difference, printing which rule was broken.
+   difference, printing which rule was broken:
+
+   - every module of dwfl_getmodules is one the model has, with its
+     range and bias; a new module only when no module of the file agrees
+     with the piece, a grown one only when it does; the bias the one
+     the rule in libdwfl.h chooses (bias 0 for ET_EXEC);
+   - no two live modules overlap; what a mapping hides is removed and
+     passed to REMOVED by dwfl_report_end, with the modules the cycle
+     did not report again, and nothing else is;
+   - a failed call changes no module (pointer, name, range, bias) and
+     leaves the caller's descriptor open; bad arguments and broken
+     files fail, a piece a module agrees with does not;
+   - the same piece reported twice changes nothing;
+   - dwfl_addrmodule returns the live module holding the address, or
+     none, also between reports;
+   - relocation, symbols, source lines, CFI and build ID of a module
+     are those of the whole file reported by dwfl_report_elf at the
+     module's bias;
+   - no descriptor is left open by dwfl_end (and LeakSanitizer, with
+     libFuzzer's -detect_leaks, finds no memory left).
 
    FUZZ_KNOWN_BUGS, a list of names in the environment, turns off the
    checks of bugs already reported, so that a long run can look for
