@@ -37,11 +37,7 @@
 
    FUZZ_KNOWN_BUGS, a list of names in the environment, turns off the
    checks of bugs already reported, so that a long run can look for
-   others: "prot-unknown-replace" lets a piece with PROT -1 inside a
-   module of its file replace that module; "report-elf" gives
-   dwfl_report_elf another name of the file than the pieces, as pieces
-   of a file reported by dwfl_report_elf are wrongly taken into its
-   module or not found in it; "stale-table" does not check
+   others: "stale-table" does not check
    dwfl_addrmodule once a module of dwfl_report_elf was replaced, as
    its bounds stay in the segment lookup table.
    FUZZ_TESTFILES overrides the directory of the testfiles.  FUZZ_TRACE
@@ -102,7 +98,6 @@ struct file
 {
   char *path;
   char *label;
-  char *alias;			/* A symlink to PATH.  */
 
   /* Whether dwfl_report_elf_mmap must reject every piece of it: the
      contract's "missing, not ELF, truncated, ET_REL, ET_CORE, no
@@ -646,9 +641,6 @@ LLVMFuzzerInitialize (int *argc __attribute__ ((unused)),
 
   for (size_t i = 0; i < nfiles; ++i)
     {
-      files[i].alias = xasprintf ("%s.alias", files[i].path);
-      if (symlink (files[i].path, files[i].alias) != 0)
-	die ("symlink %s: %m", files[i].alias);
       examine_file (&files[i]);
       if (files[i].nloads > 64)
 	die ("%s has more segments than the model holds", files[i].label);
@@ -685,8 +677,6 @@ struct mmod
   bool seen_removed;
   /* Whether dwfl_report_elf made the module and no piece grew it.  */
   bool from_elf;
-  /* Whether it was reported by the file's other name.  */
-  bool alias;
 };
 
 struct model
@@ -1323,7 +1313,7 @@ expect_report (struct model *md, int file, const struct piece *p,
       struct mmod *m = &md->mods[i];
       /* A module of dwfl_report_elf has no pieces to be reported again
 	 after dwfl_report_begin.  */
-      if (m->file != file || m->alias || m->state == REPLACED
+      if (m->file != file || m->state == REPLACED
 	  || (m->from_elf && m->state != LIVE))
 	continue;
       if (m->state == LIVE && p->start >= m->low
@@ -1360,7 +1350,7 @@ model_report (struct model *md, int file, const struct piece *p,
 
   if (m != NULL && m->state == REPLACED)
     fail ("op %d: a piece of %s revived a replaced module", md->op, f->label);
-  if (m != NULL && (m->file != file || m->alias))
+  if (m != NULL && m->file != file)
     fail ("op %d: a piece of %s returned a module of %s", md->op, f->label,
 	  files[m->file].label);
 
@@ -1448,8 +1438,7 @@ model_report (struct model *md, int file, const struct piece *p,
       if (o != m && o->state != REPLACED
 	  && overlaps (o->low, o->high, m->low, m->high))
 	{
-	  if (p->prot == -1 && o == e->covering
-	      && ! known_bug ("prot-unknown-replace"))
+	  if (p->prot == -1 && o == e->covering)
 	    fail ("op %d: a PROT -1 piece of %s inside a module of the file"
 		  " replaced that module", md->op, f->label);
 	  o->state = REPLACED;
@@ -1655,10 +1644,6 @@ op_report_elf (struct model *md, struct input *in)
   int file = pick_file (in);
   const struct file *f = &files[file];
   uint8_t b = u8 (in);
-  /* With the bugs of such modules known, report the file by another
-     name, which pieces never use: its module can still be replaced.  */
-  bool alias = known_bug ("report-elf");
-  const char *path = alias ? f->alias : f->path;
   uint64_t base = 0x7f0000000000 + (uint64_t) bias_shifts[b & 15];
   if (f->must_fail || f->e_type == ET_EXEC)
     base = 0;
@@ -1670,7 +1655,8 @@ op_report_elf (struct model *md, struct input *in)
   if (scratch == NULL)
     die ("dwfl_begin: %s", dwfl_errmsg (-1));
   dwfl_report_begin (scratch);
-  Dwfl_Module *mod = dwfl_report_elf (scratch, name, path, -1, base, true);
+  Dwfl_Module *mod = dwfl_report_elf (scratch, name, f->path, -1, base,
+				      true);
   Dwarf_Addr low = 0, high = 0;
   if (mod != NULL)
     dwfl_module_info (mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
@@ -1686,7 +1672,7 @@ op_report_elf (struct model *md, struct input *in)
       dwfl_report_begin_add (md->dwfl);
       md->in_cycle = true;
     }
-  mod = dwfl_report_elf (md->dwfl, name, path, -1, base, true);
+  mod = dwfl_report_elf (md->dwfl, name, f->path, -1, base, true);
   GElf_Addr bias = 0;
   if (mod == NULL || dwfl_module_getelf (mod, &bias) == NULL)
     fail ("op %d: dwfl_report_elf of %s failed: %s", md->op, f->label,
@@ -1709,7 +1695,6 @@ op_report_elf (struct model *md, struct input *in)
   m->bias = bias;
   m->biases[m->nbiases++] = bias;
   m->from_elf = true;
-  m->alias = alias;
   check_model (md);
 }
 
