@@ -39,10 +39,7 @@
    checks of bugs already reported, so that a long run can look for
    others: "prot-unknown-elf" lets a piece with PROT -1 inside a module
    of dwfl_report_elf that agrees with it leave the module as it was
-   (not one of its pieces, so not kept by the next report cycle);
-   "stale-table" does not check
-   dwfl_addrmodule once a module of dwfl_report_elf was replaced, as
-   its bounds stay in the segment lookup table.
+   (not one of its pieces, so not kept by the next report cycle).
    FUZZ_TESTFILES overrides the directory of the testfiles.  FUZZ_TRACE
    set prints each operation, to turn a crashing input into a plain
    sequence of calls.  */
@@ -130,7 +127,6 @@ static size_t nreal;
 static struct recording recordings[MAX_FILES];
 static char *workdir;
 static const char *known_bugs;
-static bool known_stale_table;
 static bool trace;
 
 /* No separate debuginfo: the answers must not depend on what the
@@ -536,7 +532,6 @@ LLVMFuzzerInitialize (int *argc __attribute__ ((unused)),
 {
   elf_version (EV_CURRENT);
   known_bugs = getenv ("FUZZ_KNOWN_BUGS");
-  known_stale_table = known_bug ("stale-table");
   trace = getenv ("FUZZ_TRACE") != NULL;
 
   const char *tmp = getenv ("TMPDIR");
@@ -688,10 +683,6 @@ struct model
   size_t nmods;
   struct mmod mods[MAX_MODULES];
   bool in_cycle;
-  /* Whether a module in libdwfl's segment lookup table (one of
-     dwfl_report_elf) was replaced since dwfl_report_begin last cleared
-     the table.  */
-  bool table_replaced;
   int removed_calls;
   int removed_fail_at;
   /* Where a broken rule is reported from.  */
@@ -971,8 +962,6 @@ check_lookup (struct model *md, uint64_t addr)
   if (want != NULL && got == want->mod)
     return;
   if (got == NULL && want == NULL)
-    return;
-  if (md->table_replaced && known_stale_table)
     return;
   const struct mmod *g = got == NULL ? NULL : find_mod (md, got);
   fail ("op %d: dwfl_addrmodule (%#" PRIx64 ") is %s%s%s [%#" PRIx64
@@ -1451,7 +1440,6 @@ model_report (struct model *md, int file, const struct piece *p,
 	    fail ("op %d: a PROT -1 piece of %s inside a module of the file"
 		  " replaced that module", md->op, f->label);
 	  o->state = REPLACED;
-	  md->table_replaced |= o->from_elf;
 	}
     }
 }
@@ -1726,7 +1714,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   static struct model md;
   md.nmods = 0;
   md.in_cycle = false;
-  md.table_replaced = false;
   md.dwfl = dwfl_begin (&dwfl_callbacks);
   if (md.dwfl == NULL)
     die ("dwfl_begin: %s", dwfl_errmsg (-1));
@@ -1745,7 +1732,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 	case OP_BEGIN:
 	  dwfl_report_begin (md.dwfl);
 	  md.in_cycle = true;
-	  md.table_replaced = false;
 	  for (size_t i = 0; i < md.nmods; ++i)
 	    if (md.mods[i].state == LIVE)
 	      md.mods[i].state = STALE;
