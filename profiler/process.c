@@ -456,7 +456,13 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
     }
   else if (kind == NULL)
     {
-      piece.path = file_to_read (table, piece.filename, id, id_size);
+      const char *file = piece.filename;
+      if (table->map_file != NULL
+	  && (file = strtab_add (&table->names,
+				 table->map_file (piece.filename,
+						  table->map_file_arg))) == NULL)
+	return -1;
+      piece.path = file_to_read (table, file, id, id_size);
       if (piece.path == NULL)
 	return -1;
     }

@@ -126,6 +126,13 @@ struct process_table
      or -1; owned.  VDSO_NAME is "[vdso]" in NAMES.  */
   int vdso_fd;
   const char *vdso_name;
+  /* If not NULL, what to read for the file FILENAME an mmap record names
+     (before perf's build-id cache is looked at), called with
+     MAP_FILE_ARG; it returns a file name, which is copied.  NULL by
+     default: FILENAME itself.  The fuzzer keeps the files read to a
+     fixed set this way.  */
+  const char *(*map_file) (const char *filename, void *arg);
+  void *map_file_arg;
   uint64_t last_generation;
   struct process_stats stats;
 };

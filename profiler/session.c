@@ -1,0 +1,419 @@
+/* One run of perfsym, from the perf.data file to what is printed.  */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+
+#include "order.h"
+#include "perfdata.h"
+#include "process.h"
+#include "report.h"
+#include "session.h"
+#include "symbolize.h"
+#include "unwind.h"
+#include "vdso.h"
+
+/* The most frames printed for one sample: kernel and user.  */
+#define MAX_FRAMES 512
+
+/* Files smaller than this are read without progress messages.  */
+#define PROGRESS_MIN_SIZE (64 * 1024 * 1024)
+
+/* Everything one run of perfsym works with.  */
+struct session
+{
+  const struct session_options *opt;
+  FILE *out;
+  FILE *err;
+  struct perf_data data;
+  struct order order;
+  struct process_table processes;
+  struct symbolizer symbolizer;
+  struct unwinder unwinder;
+  struct profile profile;
+  struct perf_sample sample;
+  struct frame frames[MAX_FRAMES];
+  uint64_t n_samples;
+  uint64_t n_skipped_samples;
+  uint64_t n_lost;
+  uint64_t n_lost_samples;
+  /* Progress: when it was last shown, and whether a line is up.  */
+  struct timespec progress_time;
+  bool progress_shown;
+};
+
+static int
+out_of_memory (struct session *s)
+{
+  snprintf (s->data.error, sizeof s->data.error, "out of memory");
+  return -1;
+}
+
+static uint64_t
+record_u64 (const struct perf_record *rec, size_t offset)
+{
+  uint64_t v = 0;
+  if (offset + sizeof v <= rec->size)
+    memcpy (&v, rec->data + offset, sizeof v);
+  return v;
+}
+
+static int
+handle_sample (struct session *s, const struct perf_record *rec)
+{
+  struct perf_sample *sample = &s->sample;
+  int r = perf_data_sample (&s->data, rec, sample);
+  if (r < 0)
+    return -1;
+  if (r > 0)
+    {
+      ++s->n_skipped_samples;
+      return 0;
+    }
+  ++s->n_samples;
+  struct thread *thread = process_table_thread (&s->processes, sample->pid,
+						sample->tid);
+  struct process *proc = process_table_process (&s->processes, sample->pid);
+  if (thread == NULL || proc == NULL)
+    return out_of_memory (s);
+
+  struct symbol_info info;
+  unsigned int cpumode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+  symbolize (&s->symbolizer, proc, sample->ip, cpumode, &info);
+  if (!s->opt->samples)
+    return (profile_add (&s->profile, sample->attr - s->data.attrs,
+			 thread->comm, &info, sample->period ?: 1) != 0
+	    ? out_of_memory (s) : 0);
+
+  report_sample (s->out, sample, &info);
+  if (s->opt->callchain)
+    {
+      size_t n = sample_frames (&s->unwinder, proc, sample, s->frames,
+				MAX_FRAMES);
+      /* The first frame is the sampled address, on the line above.  */
+      size_t i = n > 0 && s->frames[0].ip == sample->ip ? 1 : 0;
+      for (; i < n; ++i)
+	{
+	  symbolize (&s->symbolizer, proc, s->frames[i].ip,
+		     s->frames[i].cpumode, &info);
+	  report_frame (s->out, s->frames[i].ip, &info);
+	}
+    }
+  return 0;
+}
+
+/* Process one record, in time order.  */
+static int
+deliver (const struct perf_record *rec, void *arg)
+{
+  struct session *s = arg;
+  int r = 0;
+  switch (rec->type)
+    {
+    case PERF_RECORD_SAMPLE:
+      return handle_sample (s, rec);
+    case PERF_RECORD_MMAP:
+    case PERF_RECORD_MMAP2:
+      {
+	struct perf_mmap m;
+	if (perf_data_mmap (&s->data, rec, &m) != 0)
+	  return -1;
+	r = process_table_mmap (&s->processes, &m);
+	break;
+      }
+    case PERF_RECORD_COMM:
+      {
+	struct perf_comm c;
+	if (perf_data_comm (&s->data, rec, &c) != 0)
+	  return -1;
+	r = process_table_comm (&s->processes, &c);
+	break;
+      }
+    case PERF_RECORD_FORK:
+    case PERF_RECORD_EXIT:
+      {
+	struct perf_task t;
+	if (perf_data_task (&s->data, rec, &t) != 0)
+	  return -1;
+	r = (rec->type == PERF_RECORD_FORK
+	     ? process_table_fork (&s->processes, &t)
+	     : process_table_exit (&s->processes, &t));
+	break;
+      }
+    case PERF_RECORD_LOST:
+      s->n_lost += record_u64 (rec, 16);
+      break;
+    case PERF_RECORD_LOST_SAMPLES:
+      s->n_lost_samples += record_u64 (rec, 8);
+      break;
+    default:
+      break;
+    }
+  return r != 0 ? out_of_memory (s) : 0;
+}
+
+static void
+show_progress (struct session *s, bool last)
+{
+  if (last)
+    {
+      if (s->progress_shown)
+	fputs ("\r                                                  \r",
+	       s->err);
+      s->progress_shown = false;
+      return;
+    }
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  double elapsed = ((now.tv_sec - s->progress_time.tv_sec)
+		    + (now.tv_nsec - s->progress_time.tv_nsec) / 1e9);
+  if (s->progress_shown && elapsed < 0.25)
+    return;
+  s->progress_time = now;
+  s->progress_shown = true;
+  uint64_t done = s->data.pos - s->data.data_offset;
+  if (s->data.stream)
+    fprintf (s->err, "\rperfsym: %" PRIu64 " MB read, %" PRIu64 " samples",
+	     done >> 20, s->n_samples);
+  else
+    {
+      uint64_t total = s->data.data_end - s->data.data_offset;
+      fprintf (s->err, "\rperfsym: %3d%%, %" PRIu64 " samples",
+	       total > 0 ? (int) (100 * (double) done / total) : 100,
+	       s->n_samples);
+    }
+}
+
+/* Read the records and deliver them in time order.  Returns 0, or -1
+   with the error in S->data.error.  */
+static int
+process_records (struct session *s, bool progress)
+{
+  struct perf_record rec;
+  int r;
+  uint64_t count = 0;
+  while ((r = perf_data_next (&s->data, &rec)) > 0)
+    {
+      if (progress && (++count & 0xfff) == 0)
+	show_progress (s, false);
+      if (rec.type >= PERF_RECORD_USER_TYPE_START)
+	{
+	  if (rec.type == PERF_RECORD_FINISHED_ROUND
+	      && order_flush_round (&s->order) != 0)
+	    return -1;
+	  continue;
+	}
+      uint64_t time;
+      if (perf_data_record_time (&s->data, &rec, &time) != 0)
+	return -1;
+      if (time == 0 || time == UINT64_MAX)
+	r = deliver (&rec, s);
+      else if (order_queue (&s->order, &rec, time) != 0)
+	r = out_of_memory (s);
+      else
+	r = 0;
+      if (r != 0)
+	return -1;
+    }
+  return r;
+}
+
+static void
+print_tally (FILE *err, const char *what, const struct tally *tally)
+{
+  fprintf (err, "perfsym:   %s: %" PRIu64, what, tally->total);
+  for (size_t i = 0; i < tally->n; ++i)
+    fprintf (err, "%s%s %" PRIu64, i == 0 ? " (" : ", ",
+	     tally->reason[i], tally->count[i]);
+  fputs (tally->n > 0 ? ")\n" : "\n", err);
+}
+
+static void
+print_stats (const struct session *s)
+{
+  const struct process_stats *ps = &s->processes.stats;
+  fprintf (s->err, "perfsym: %" PRIu64 " records, %" PRIu64 " samples"
+	   " (%" PRIu64 " of unknown events skipped), %" PRIu64 " events"
+	   " and %" PRIu64 " samples lost, %" PRIu64 " records out of"
+	   " order\n", s->data.n_records, s->n_samples, s->n_skipped_samples,
+	   s->n_lost, s->n_lost_samples, s->order.n_out_of_order);
+  fprintf (s->err, "perfsym: %" PRIu64 " mmap records: %" PRIu64
+	   " kernel, %" PRIu64 " reported\n", ps->mmaps, ps->kernel_mmaps,
+	   ps->reported);
+  print_tally (s->err, "not ELF, skipped", &ps->skipped);
+  print_tally (s->err, "dwfl_report_elf_mmap failed", &ps->failed);
+  fprintf (s->err, "perfsym:   of files whose build id is not the"
+	   " recording's: %" PRIu64 "; files read from perf's build-id"
+	   " cache instead: %" PRIu64 "\n", ps->build_id_differs,
+	   ps->from_cache);
+  fprintf (s->err, "perfsym: %" PRIu64 " processes: %" PRIu64 " forks, %"
+	   PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " ended\n",
+	   ps->processes, ps->forks, ps->execs, ps->exits, ps->ended);
+  fprintf (s->err, "perfsym: %" PRIu64 " addresses looked up, %" PRIu64
+	   " from the cache, %" PRIu64 " by dwfl_module_addrinfo\n",
+	   s->symbolizer.lookups, s->symbolizer.cache_hits,
+	   s->symbolizer.addrinfo_calls);
+  fprintf (s->err, "perfsym: %" PRIu64 " samples unwound, %" PRIu64
+	   " frames\n", s->unwinder.unwound, s->unwinder.frames);
+  print_tally (s->err, "unwinding failed", &s->unwinder.failed);
+}
+
+/* Print the profile, with the names of the events.  */
+static void
+print_profile (struct session *s)
+{
+  size_t n = s->data.n_attrs;
+  char (*buf)[64] = calloc (n + 1, sizeof *buf);
+  const char **names = calloc (n + 1, sizeof *names);
+  if (buf == NULL || names == NULL)
+    out_of_memory (s);
+  else
+    {
+      for (size_t i = 0; i < n; ++i)
+	names[i] = perf_attr_name (&s->data.attrs[i], buf[i], sizeof buf[i]);
+      profile_print (&s->profile, s->out, names);
+    }
+  free (names);
+  free (buf);
+}
+
+/* Modules come with their file from dwfl_report_elf_mmap: there is never
+   one to find.  */
+static int
+find_no_elf (Dwfl_Module *mod __attribute__ ((unused)),
+	     void **userdata __attribute__ ((unused)),
+	     const char *modname __attribute__ ((unused)),
+	     Dwarf_Addr base __attribute__ ((unused)),
+	     char **file_name __attribute__ ((unused)), Elf **elfp)
+{
+  *elfp = NULL;
+  return -1;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks =
+{
+  .find_elf = find_no_elf,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .section_address = dwfl_offline_section_address,
+};
+
+
+/* Close and free what S holds.  */
+static void
+session_free (struct session *s)
+{
+  order_free (&s->order);
+  profile_free (&s->profile);
+  symbolizer_free (&s->symbolizer);
+  process_table_free (&s->processes);
+  unwinder_free (&s->unwinder);
+  perf_data_close (&s->data);
+}
+
+int
+session_run (const struct session_options *opt, FILE *out, FILE *err)
+{
+  struct session *s = calloc (1, sizeof *s);
+  if (s == NULL)
+    {
+      fprintf (err, "perfsym: out of memory\n");
+      return 1;
+    }
+  s->opt = opt;
+  s->out = out;
+  s->err = err;
+
+  if (perf_data_open (&s->data, opt->input) != 0)
+    {
+      fprintf (err, "perfsym: %s\n", s->data.error);
+      perf_data_close (&s->data);
+      free (s);
+      return 1;
+    }
+  bool progress = (opt->progress > 0
+		   || (opt->progress < 0 && isatty (fileno (err))
+		       && (s->data.stream
+			   || s->data.data_end - s->data.data_offset
+			      >= PROGRESS_MIN_SIZE)));
+
+  /* Find bad data before printing anything, unless what comes before it
+     is wanted, or the records can only be read once.  */
+  uint64_t n_checked;
+  if (!opt->partial && !s->data.stream
+      && perf_data_check (&s->data, &n_checked) != 0)
+    {
+      fprintf (err, "perfsym: %s\n", s->data.error);
+      perf_data_close (&s->data);
+      free (s);
+      return 1;
+    }
+
+  int status = 0;
+  order_init (&s->order, deliver, s);
+  process_table_init (&s->processes, &dwfl_callbacks, &s->data);
+  s->processes.map_file = opt->map_file;
+  s->processes.map_file_arg = opt->map_file_arg;
+  /* perf keeps the vdso out of the file: this machine's will do if it
+     is the one the recording has the build id of.  */
+  const struct perf_build_id *vdso_id = perf_data_build_id (&s->data,
+							    "[vdso]");
+  int vdso_fd = vdso_id != NULL ? vdso_open (vdso_id->id, vdso_id->size) : -1;
+  if (vdso_fd >= 0 && process_table_set_vdso (&s->processes, vdso_fd) != 0)
+    status = out_of_memory (s);
+  unwinder_init (&s->unwinder);
+  profile_init (&s->profile);
+  if (symbolizer_init (&s->symbolizer, opt->demangle) != 0)
+    status = out_of_memory (s);
+
+  if (status == 0)
+    status = process_records (s, progress);
+  if (status == 0)
+    status = order_flush_all (&s->order);
+  else if (opt->partial)
+    {
+      /* Deliver what was read before the error; keep its message.  */
+      char error[sizeof s->data.error];
+      memcpy (error, s->data.error, sizeof error);
+      order_flush_all (&s->order);
+      memcpy (s->data.error, error, sizeof error);
+    }
+  if (progress)
+    show_progress (s, true);
+
+  if (status == 0 || opt->partial)
+    {
+      if (!opt->samples)
+	print_profile (s);
+      if (fflush (out) != 0 || ferror (out))
+	{
+	  fprintf (err, "perfsym: write error: %s\n", strerror (errno));
+	  status = -1;
+	  s->data.error[0] = '\0';
+	}
+    }
+  if (status != 0 && s->data.error[0] != '\0')
+    fprintf (err, "perfsym: %s\n", s->data.error);
+
+  if (s->data.n_compressed > 0)
+    fprintf (err, "perfsym: warning: %" PRIu64 " compressed records"
+	     " (perf record -z) skipped: not supported\n",
+	     s->data.n_compressed);
+  if (s->processes.stats.build_id_differs > 0)
+    fprintf (err, "perfsym: warning: %" PRIu64 " mappings of files whose"
+	     " build id is not the one recorded (the files changed since?)\n",
+	     s->processes.stats.build_id_differs);
+  if (s->n_skipped_samples > 0)
+    fprintf (err, "perfsym: warning: %" PRIu64 " samples of unknown"
+	     " events skipped\n", s->n_skipped_samples);
+  if (opt->stats)
+    print_stats (s);
+
+  session_free (s);
+  free (s);
+  return status == 0 ? 0 : 1;
+}
