@@ -151,8 +151,10 @@ ensure (struct perf_data *pd, size_t size)
       && pd->pos + size <= pd->buf_offset + pd->buf_len)
     return 0;
 
-  /* Keep what is left from POS on, at the start of the buffer.  */
-  if (pd->pos >= pd->buf_offset && pd->pos <= pd->buf_offset + pd->buf_len)
+  /* Keep what is left from POS on, at the start of the buffer (none
+     before the first read: there is no buffer yet).  */
+  if (pd->buf_len > 0
+      && pd->pos >= pd->buf_offset && pd->pos <= pd->buf_offset + pd->buf_len)
     {
       size_t keep = pd->buf_offset + pd->buf_len - pd->pos;
       memmove (pd->buf, pd->buf + (pd->pos - pd->buf_offset), keep);
@@ -281,7 +283,8 @@ index_ids (struct perf_data *pd)
 	index[n].attr = i;
 	++n;
       }
-  qsort (index, n, sizeof *index, compare_id_entry);
+  if (n > 0)
+    qsort (index, n, sizeof *index, compare_id_entry);
   free (pd->id_index);
   pd->id_index = index;
   pd->n_id_index = n;
@@ -715,6 +718,61 @@ perf_data_check (struct perf_data *pd, uint64_t *n_samples)
   return perf_data_rewind (pd);
 }
 
+/* The attribute of sample id ID; NULL if none has it.  */
+static const struct perf_attr *
+attr_by_id (struct perf_data *pd, uint64_t id)
+{
+  size_t lo = 0;
+  size_t hi = pd->n_id_index;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (pd->id_index[mid].id < id)
+	lo = mid + 1;
+      else if (pd->id_index[mid].id > id)
+	hi = mid;
+      else
+	return &pd->attrs[pd->id_index[mid].attr];
+    }
+  return NULL;
+}
+
+/* The attribute of the kernel record REC by the attributes read so far,
+   as perf finds it: by the sample id, where the first attribute puts
+   it; NULL if the id names none.  */
+static const struct perf_attr *
+find_record_attr (struct perf_data *pd, const struct perf_record *rec)
+{
+  if (pd->n_attrs == 0)
+    return NULL;
+  const struct perf_attr *first = &pd->attrs[0];
+  if (pd->n_attrs == 1)
+    return first;
+
+  size_t at;
+  if (rec->type == PERF_RECORD_SAMPLE)
+    {
+      if (pd->id_pos < 0)
+	return first;
+      at = 8 + 8 * (size_t) pd->id_pos;
+      if (at + 8 > rec->size)
+	return first;
+    }
+  else
+    {
+      if (!first->sample_id_all || pd->is_pos < 0)
+	return first;
+      if (8 * (size_t) pd->is_pos > rec->size - 8u)
+	return first;
+      at = rec->size - 8 * (size_t) pd->is_pos;
+    }
+  uint64_t id = get_u64 (rec->data + at);
+  /* Records perf synthesizes have id 0.  */
+  if (id == 0)
+    return first;
+  return attr_by_id (pd, id);
+}
+
 int
 perf_data_next (struct perf_data *pd, struct perf_record *rec)
 {
@@ -769,6 +827,20 @@ perf_data_next (struct perf_data *pd, struct perf_record *rec)
   pd->pos += rec->size;
   ++pd->n_records;
 
+  /* The attribute is found now: in pipe mode, those read later could
+     give another answer when the record is decoded, after it waited in
+     the time order, than when its time was read, or when the whole file
+     was checked.  */
+  rec->attr = SIZE_MAX;
+  if (rec->type < PERF_RECORD_USER_TYPE_START)
+    {
+      const struct perf_attr *attr = find_record_attr (pd, rec);
+      if (attr != NULL)
+	rec->attr = attr - pd->attrs;
+      else
+	++pd->n_unknown_id;
+    }
+
   /* Records perf follows with data of their own.  */
   if (rec->type == PERF_RECORD_AUXTRACE
       || rec->type == PERF_RECORD_HEADER_TRACING_DATA)
@@ -799,62 +871,10 @@ perf_data_next (struct perf_data *pd, struct perf_record *rec)
   return 1;
 }
 
-/* The attribute of sample id ID; NULL if none has it.  */
-static const struct perf_attr *
-attr_by_id (struct perf_data *pd, uint64_t id)
-{
-  size_t lo = 0;
-  size_t hi = pd->n_id_index;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (pd->id_index[mid].id < id)
-	lo = mid + 1;
-      else if (pd->id_index[mid].id > id)
-	hi = mid;
-      else
-	return &pd->attrs[pd->id_index[mid].attr];
-    }
-  return NULL;
-}
-
 const struct perf_attr *
 perf_data_record_attr (struct perf_data *pd, const struct perf_record *rec)
 {
-  if (pd->n_attrs == 0)
-    {
-      ++pd->n_unknown_id;
-      return NULL;
-    }
-  const struct perf_attr *first = &pd->attrs[0];
-  if (pd->n_attrs == 1)
-    return first;
-
-  size_t at;
-  if (rec->type == PERF_RECORD_SAMPLE)
-    {
-      if (pd->id_pos < 0)
-	return first;
-      at = 8 + 8 * (size_t) pd->id_pos;
-      if (at + 8 > rec->size)
-	return first;
-    }
-  else
-    {
-      if (!first->sample_id_all || pd->is_pos < 0)
-	return first;
-      if (8 * (size_t) pd->is_pos > rec->size - 8u)
-	return first;
-      at = rec->size - 8 * (size_t) pd->is_pos;
-    }
-  uint64_t id = get_u64 (rec->data + at);
-  /* Records perf synthesizes have id 0.  */
-  if (id == 0)
-    return first;
-  const struct perf_attr *attr = attr_by_id (pd, id);
-  if (attr == NULL)
-    ++pd->n_unknown_id;
-  return attr;
+  return rec->attr < pd->n_attrs ? &pd->attrs[rec->attr] : NULL;
 }
 
 /* A cursor over the fields of a record.  */

@@ -72,6 +72,11 @@ struct perf_record
   /* Where the record starts in the file (in the stream for a pipe).  */
   uint64_t offset;
   const unsigned char *data;
+  /* The index in the attributes of the one a kernel record belongs to,
+     found by its sample id when the record was read, so that attributes
+     read after it (in pipe mode) do not change it; SIZE_MAX if none is
+     (and for perf's own records).  */
+  size_t attr;
 };
 
 /* The fields of a PERF_RECORD_SAMPLE that perfsym uses.  A field that
@@ -244,9 +249,10 @@ extern int perf_data_rewind (struct perf_data *pd);
    number of samples in *N_SAMPLES, or -1 with PD->error set.  */
 extern int perf_data_check (struct perf_data *pd, uint64_t *n_samples);
 
-/* The attribute a record belongs to, found by its sample id as perf does;
-   NULL (and counted in PD->n_unknown_id) if the id names none.  Only
-   the first attribute has no id.  */
+/* The attribute a record belongs to, found by its sample id as perf does
+   when perf_data_next read it (REC->attr); NULL if the id names none
+   (counted in PD->n_unknown_id by perf_data_next).  Only the first
+   attribute has no id.  */
 extern const struct perf_attr *perf_data_record_attr
   (struct perf_data *pd, const struct perf_record *rec);
 
