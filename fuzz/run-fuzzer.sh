@@ -3,7 +3,8 @@
 # New inputs go to WORKDIR/corpus (SEEDS is left as committed); a crash,
 # leak or broken invariant is written to ARTIFACTS and fails the run.
 # FUZZ_KNOWN_BUGS (see the harness) turns off the checks of bugs already
-# reported; FUZZ_FLAGS adds libFuzzer options.
+# reported; FUZZ_MAX_LEN is the largest input (512 bytes by default);
+# FUZZ_FLAGS adds libFuzzer options.
 # Usage: fuzz/run-fuzzer.sh FUZZER SECONDS SEEDS WORKDIR ARTIFACTS
 set -eu
 
@@ -13,9 +14,9 @@ mkdir -p "$workdir/corpus" "$artifacts"
 
 echo "run-fuzzer: $(basename "$fuzzer") for ${seconds}s, log in $workdir/fuzz.log"
 # shellcheck disable=SC2086
-if "$fuzzer" -max_total_time="$seconds" -max_len=512 -len_control=10 -timeout=30 \
-     -rss_limit_mb=4096 -detect_leaks=1 -print_final_stats=1 \
-     -artifact_prefix="$artifacts/" ${FUZZ_FLAGS:-} \
+if "$fuzzer" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-512}" \
+     -len_control=10 -timeout=30 -rss_limit_mb=4096 -detect_leaks=1 \
+     -print_final_stats=1 -artifact_prefix="$artifacts/" ${FUZZ_FLAGS:-} \
      "$workdir/corpus" "$seeds" > "$workdir/fuzz.log" 2>&1; then
   grep -E '^#[0-9]+.*DONE|^Done|stat::number_of_executed_units|stat::average_exec_per_sec' \
     "$workdir/fuzz.log" || true
