@@ -60,8 +60,7 @@ reset-tree: fetch
 	scripts/prepare-tree.sh $(TARBALL) $(TREE)
 
 # libFuzzer on a clang ASan+UBSan build of the tree in build/asan-obj;
-# crashes go to build/fuzz-artifacts/.  FUZZ_KNOWN_BUGS (see
-# fuzz/fuzz-report-elf-mmap.c) skips the checks of bugs already reported.
+# crashes go to build/fuzz-artifacts/.
 ASANDIR = $(BUILDDIR)/asan-obj
 FUZZDIR = $(BUILDDIR)/fuzz
 FUZZER = $(FUZZDIR)/fuzz-report-elf-mmap

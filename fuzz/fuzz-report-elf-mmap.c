@@ -35,13 +35,6 @@
    - no descriptor is left open by dwfl_end (and LeakSanitizer, with
      libFuzzer's -detect_leaks, finds no memory left).
 
-   FUZZ_KNOWN_BUGS, a list of names in the environment, turns off the
-   checks of bugs already reported, so that a long run can look for
-   others: "prot-unknown-elf" lets a piece with PROT -1 inside a module
-   of dwfl_report_elf that agrees with it leave the module as it was
-   (not one of its pieces, so not kept by the next report cycle);
-   "elf-outside" lets a piece that agrees with a module of
-   dwfl_report_elf but starts outside it make a module of its own.
    FUZZ_TESTFILES overrides the directory of the testfiles.  FUZZ_TRACE
    set prints each operation, to turn a crashing input into a plain
    sequence of calls.  */
@@ -128,7 +121,6 @@ static size_t nfiles;
 static size_t nreal;
 static struct recording recordings[MAX_FILES];
 static char *workdir;
-static const char *known_bugs;
 static bool trace;
 
 /* No separate debuginfo: the answers must not depend on what the
@@ -166,20 +158,6 @@ remove_workdir (void)
 {
   if (workdir != NULL)
     nftw (workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Whether FUZZ_KNOWN_BUGS names NAME.  */
-static bool
-known_bug (const char *name)
-{
-  if (known_bugs == NULL)
-    return false;
-  size_t len = strlen (name);
-  for (const char *p = known_bugs; (p = strstr (p, name)) != NULL; p += len)
-    if ((p == known_bugs || strchr (" ,", p[-1]) != NULL)
-	&& strchr (" ,", p[len]) != NULL)
-      return true;
-  return false;
 }
 
 static void __attribute__ ((noreturn, format (printf, 1, 2)))
@@ -533,7 +511,6 @@ LLVMFuzzerInitialize (int *argc __attribute__ ((unused)),
 		      char ***argv __attribute__ ((unused)))
 {
   elf_version (EV_CURRENT);
-  known_bugs = getenv ("FUZZ_KNOWN_BUGS");
   trace = getenv ("FUZZ_TRACE") != NULL;
 
   const char *tmp = getenv ("TMPDIR");
@@ -1311,9 +1288,7 @@ expect_report (struct model *md, int file, const struct piece *p,
       if (m->state == LIVE && p->start >= m->low
 	  && p->start + p->len <= m->high)
 	e->covering = m;
-      if (meets (m, e->cands, e->ncands)
-	  && ! (m->from_elf && known_bug ("elf-outside")
-		&& (p->start < m->low || p->start >= m->high)))
+      if (meets (m, e->cands, e->ncands))
 	e->any_meets = true;
     }
 
@@ -1348,8 +1323,6 @@ model_report (struct model *md, int file, const struct piece *p,
 	      " holding it", md->op, p->prot == -1 ? "PROT -1" : "PROT_NONE",
 	      f->label, m == NULL ? "a new module" : state_names[m->state]);
       if (p->prot == PROT_NONE || ! meets (m, e->cands, e->ncands))
-	return;
-      if (m->from_elf && known_bug ("prot-unknown-elf"))
 	return;
     }
 
