@@ -1,0 +1,66 @@
+/* Contender (d), the floor: what any contender must do for a piece, parse
+   it (the driver does) and find what is known of its file and base with
+   one hash lookup.  No libdwfl.  */
+
+#include <stdlib.h>
+
+#include "bench.h"
+
+struct floor_state
+{
+  struct table *known;		/* (path, pid, start - pgoff).  */
+  size_t pieces;
+};
+
+static void *
+floor_start (void)
+{
+  struct floor_state *s = calloc (1, sizeof *s);
+  if (s == NULL)
+    bench_fail ("out of memory");
+  s->known = table_new ();
+  return s;
+}
+
+static void
+floor_piece (void *state, const struct piece *piece)
+{
+  struct floor_state *s = state;
+  void **slot = table_slot (s->known, piece->path, piece->pid,
+			    piece->start - piece->pgoff, true);
+  /* Something to store, so that the lookup is not optimized away.  */
+  *slot = (void *) (uintptr_t) ++s->pieces;
+}
+
+static void
+floor_flush (void *state __attribute__ ((unused)),
+	     long pid __attribute__ ((unused)))
+{
+}
+
+static bool
+floor_lookup (void *state __attribute__ ((unused)),
+	      long pid __attribute__ ((unused)),
+	      uint64_t addr __attribute__ ((unused)))
+{
+  return false;
+}
+
+static void
+floor_finish (void *state)
+{
+  struct floor_state *s = state;
+  table_free (s->known, NULL);
+  free (s);
+}
+
+const struct contender contender_floor =
+{
+  .name = "floor",
+  .start = floor_start,
+  .piece = floor_piece,
+  .flush = floor_flush,
+  .lookup = floor_lookup,
+  .check = NULL,
+  .finish = floor_finish,
+};
