@@ -9,6 +9,11 @@
 #   make reset-tree  drop the build tree's work and apply patches/ again
 #   make fuzz        fuzz dwfl_report_elf_mmap for FUZZ_SECONDS (1800)
 #                    with ASan and UBSan;  make fuzz-smoke  for 60 s
+#   make check-valgrind  the series' new tests under valgrind (leaks, fds)
+#   make check-sanitize  the same with gcc's ASan, LSan and UBSan
+#   make bench       benchmark dwfl_report_elf_mmap against today's
+#                    workarounds, rewrite bench/RESULTS.md (< 15 minutes);
+#                    make bench-smoke  a short run that checks, no timings
 #   make clean       remove build/obj;  make distclean  remove build/
 # ELFUTILS_TARBALL=/path/to/elfutils-VERSION.tar.bz2 skips the download.
 
@@ -86,3 +91,27 @@ clean:
 distclean:
 	@echo "distclean: warning: removing $(BUILDDIR), with the build tree $(TREE) and its work"
 	rm -rf $(BUILDDIR)
+
+# The series' new tests under valgrind (memory, leaks, open descriptors)
+# and under gcc's ASan, LSan and UBSan, each in a build of its own.
+# make check runs both (tests/new-tests-*.sh).
+VGDIR = $(BUILDDIR)/vg-obj
+SANDIR = $(BUILDDIR)/san-obj
+
+.PHONY: check-valgrind check-sanitize
+
+check-valgrind: build
+	scripts/check-new-tests.sh valgrind $(TREE) $(VGDIR)
+
+check-sanitize: build
+	scripts/check-new-tests.sh sanitize $(TREE) $(SANDIR)
+
+# bench/run.sh: the inputs, the contenders, bench/RESULTS.md and
+# bench/scaling.png; its work files are in build/bench/.
+.PHONY: bench bench-smoke
+
+bench: build
+	bench/run.sh full
+
+bench-smoke: build
+	bench/run.sh smoke

@@ -191,18 +191,98 @@ segment_prot (const struct load_segment *s)
 	  | (s->flags & PF_X ? PROT_EXEC : 0));
 }
 
+/* The executable pieces of one file in one process.  */
+struct exec_ranges
+{
+  size_t count;
+  struct { uint64_t start, end; } *ranges;
+};
+
+static void
+add_exec_range (struct table *execs, const struct piece *piece)
+{
+  void **slot = table_slot (execs, piece->path, piece->pid, 0, true);
+  if (*slot == NULL && (*slot = calloc (1, sizeof (struct exec_ranges))) == NULL)
+    bench_fail ("out of memory");
+  struct exec_ranges *r = *slot;
+  r->ranges = realloc (r->ranges, (r->count + 1) * sizeof r->ranges[0]);
+  if (r->ranges == NULL)
+    bench_fail ("out of memory");
+  r->ranges[r->count].start = piece->start;
+  r->ranges[r->count++].end = piece->start + piece->len;
+}
+
+/* Whether PATH has an executable piece holding ADDR in process PID.  */
+static bool
+exec_at (struct table *execs, const char *path, long pid, uint64_t addr)
+{
+  void **slot = table_slot (execs, path, pid, 0, false);
+  if (slot == NULL)
+    return false;
+  const struct exec_ranges *r = *slot;
+  for (size_t i = 0; i < r->count; ++i)
+    if (r->ranges[i].start <= addr && addr < r->ranges[i].end)
+      return true;
+  return false;
+}
+
+/* Where the loader maps the text of L, at BIAS: its first executable
+   segment's first page.  */
+static uint64_t
+text_address (const struct elf_layout *l, uint64_t bias)
+{
+  for (size_t i = 0; i < l->nloads; ++i)
+    if (l->loads[i].flags & PF_X)
+      return bias + page_down (l->loads[i].vaddr);
+  return bias;
+}
+
+/* Print the load LINE, a piece at file offset 0, tells of, if it tells
+   of one not printed yet (see truth below).  */
+static void
+print_load (struct table *cache, struct table *seen, struct table *execs,
+	    const char *line)
+{
+  struct piece piece;
+  piece_parse (line, &piece);
+  const struct elf_layout *l = layout_of (cache, piece.path);
+  if (l == NULL || page_down (l->loads[0].offset) != 0
+      || piece.prot != segment_prot (&l->loads[0]))
+    return;
+  uint64_t bias = (l->e_type == ET_EXEC ? 0
+		   : piece.start - page_down (l->loads[0].vaddr));
+  if (! exec_at (execs, piece.path, piece.pid, text_address (l, bias)))
+    return;
+  const struct load_segment *last = &l->loads[l->nloads - 1];
+  uint64_t end = bias + page_up (last->vaddr + last->memsz);
+  void **slot = table_slot (seen, piece.path, piece.pid, bias, true);
+  if (*slot == NULL)
+    {
+      *slot = seen;
+      printf ("%ld %llx %llx %llx %s\n", piece.pid,
+	      (unsigned long long) bias, (unsigned long long) piece.start,
+	      (unsigned long long) end, piece.path);
+    }
+}
+
 /* The truth is the loader's rule, with this machine's page size: the
    first PT_LOAD is mapped from file offset page_down (p_offset) at
    bias + page_down (p_vaddr) with the segment's protection, so a piece
    at file offset 0 with that protection, of a file whose first segment
    starts in page 0, gives the bias start - page_down (p_vaddr).  ET_EXEC
-   files have bias 0.  Other pieces at offset 0 (a file mapped as data,
-   as a linker reads its inputs) tell nothing.  */
+   files have bias 0.  A load is there to run the file's code, so the
+   loader mapped its text where that bias puts it: an executable piece
+   of the file must hold that address.  That tells a load from the file
+   mapped as data (as a linker reads its inputs, or a program copies
+   one), which has no true bias.  */
 static int
 truth (void)
 {
   struct table *cache = table_new ();
   struct table *seen = table_new ();
+  struct table *execs = table_new ();
+  char **lines = NULL;
+  size_t nlines = 0;
   char *line = NULL;
   size_t size = 0;
   ssize_t len;
@@ -211,27 +291,24 @@ truth (void)
       if (line[len - 1] == '\n')
 	line[len - 1] = '\0';
       struct piece piece;
-      if (line[0] == '@' || ! piece_parse (line, &piece)
-	  || piece.pgoff != 0 || piece.prot <= 0)
+      if (line[0] == '@' || ! piece_parse (line, &piece) || piece.prot <= 0)
 	continue;
-      const struct elf_layout *l = layout_of (cache, piece.path);
-      if (l == NULL || page_down (l->loads[0].offset) != 0
-	  || piece.prot != segment_prot (&l->loads[0]))
+      if (piece.prot & PROT_EXEC)
+	add_exec_range (execs, &piece);
+      if (piece.pgoff != 0)
 	continue;
-      uint64_t bias = (l->e_type == ET_EXEC ? 0
-		       : piece.start - page_down (l->loads[0].vaddr));
-      const struct load_segment *last = &l->loads[l->nloads - 1];
-      uint64_t end = bias + page_up (last->vaddr + last->memsz);
-      void **slot = table_slot (seen, piece.path, piece.pid, bias, true);
-      if (*slot == NULL)
-	{
-	  *slot = seen;
-	  printf ("%ld %llx %llx %llx %s\n", piece.pid,
-		  (unsigned long long) bias, (unsigned long long) piece.start,
-		  (unsigned long long) end, piece.path);
-	}
+      lines = realloc (lines, (nlines + 1) * sizeof lines[0]);
+      if (lines == NULL || (lines[nlines++] = strdup (line)) == NULL)
+	bench_fail ("out of memory");
     }
   free (line);
+
+  for (size_t i = 0; i < nlines; ++i)
+    {
+      print_load (cache, seen, execs, lines[i]);
+      free (lines[i]);
+    }
+  free (lines);
   return 0;
 }
 
