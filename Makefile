@@ -7,8 +7,9 @@
 #   make main-job    record the workload with perf, show perfsym's profile
 #   make series      export the build tree's commits to patches/
 #   make reset-tree  drop the build tree's work and apply patches/ again
-#   make fuzz        fuzz dwfl_report_elf_mmap for FUZZ_SECONDS (1800)
-#                    with ASan and UBSan;  make fuzz-smoke  for 60 s
+#   make fuzz        run both fuzzers (the API, perfsym's reader) for
+#                    FUZZ_SECONDS (1800) each with ASan and UBSan;
+#                    make fuzz-smoke  60 s each
 #   make check-valgrind  the series' new tests under valgrind (leaks, fds)
 #   make check-sanitize  the same with gcc's ASan, LSan and UBSan
 #   make bench       benchmark dwfl_report_elf_mmap against today's
@@ -64,26 +65,20 @@ reset-tree: fetch
 	rm -rf $(TREE)
 	scripts/prepare-tree.sh $(TARBALL) $(TREE)
 
-# libFuzzer on a clang ASan+UBSan build of the tree in build/asan-obj;
-# crashes go to build/fuzz-artifacts/.
-ASANDIR = $(BUILDDIR)/asan-obj
-FUZZDIR = $(BUILDDIR)/fuzz
-FUZZER = $(FUZZDIR)/fuzz-report-elf-mmap
+# The fuzzers, fuzz-report-elf-mmap (the API) and fuzz-perf-data
+# (perfsym's reader), on a clang ASan+UBSan build of the tree in
+# build/asan-obj, each for FUZZ_SECONDS; what breaks goes to
+# build/fuzz-artifacts/ and build/fuzz-perf-data-artifacts/.
+# make check runs fuzz-smoke (tests/fuzz-smoke.sh).
 FUZZ_SECONDS = 1800
 
-.PHONY: fuzz fuzz-smoke fuzz-build
+.PHONY: fuzz fuzz-smoke
 
-fuzz-build: build
-	fuzz/build-sanitized.sh $(TREE) $(ASANDIR)
-	fuzz/build-fuzzer.sh $(TREE) $(ASANDIR) fuzz/fuzz-report-elf-mmap.c $(FUZZER)
+fuzz: build
+	fuzz/run-all.sh $(TREE) $(BUILDDIR) $(FUZZ_SECONDS)
 
-fuzz: fuzz-build
-	fuzz/run-fuzzer.sh $(FUZZER) $(FUZZ_SECONDS) fuzz/corpus-report-elf-mmap \
-	  $(FUZZDIR) $(BUILDDIR)/fuzz-artifacts
-
-fuzz-smoke: fuzz-build
-	fuzz/run-fuzzer.sh $(FUZZER) 60 fuzz/corpus-report-elf-mmap \
-	  $(FUZZDIR) $(BUILDDIR)/fuzz-artifacts
+fuzz-smoke: build
+	fuzz/run-all.sh $(TREE) $(BUILDDIR) 60
 
 clean:
 	rm -rf $(OBJDIR)

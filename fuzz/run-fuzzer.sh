@@ -2,8 +2,7 @@
 # Run the libFuzzer binary FUZZER for SECONDS on the seed corpus SEEDS.
 # New inputs go to WORKDIR/corpus (SEEDS is left as committed); a crash,
 # leak or broken invariant is written to ARTIFACTS and fails the run.
-# FUZZ_KNOWN_BUGS (see the harness) turns off the checks of bugs already
-# reported; FUZZ_MAX_LEN is the largest input (512 bytes by default);
+# FUZZ_MAX_LEN is the largest input (512 bytes by default);
 # FUZZ_FLAGS adds libFuzzer options.
 # Usage: fuzz/run-fuzzer.sh FUZZER SECONDS SEEDS WORKDIR ARTIFACTS
 set -eu
