@@ -23,12 +23,14 @@ if [ "$mode" = full ]; then
   runs=5; builds=5; total=1000000
   sizes="100 1000 10000 19000"; scale_sizes="100 300 1000 3000 10000 19000"
   grind_sizes="100 300 1000 3000 10000"; maps_sizes="100 1000"
+  grind_known="1000 100000"
   # (b) reports a new module in time linear in the modules there are
   # (seconds per run at N = 10^4): one run, and callgrind up to 3000.
   slow_runs=1; slow_from=10000; slow_grind=3000
 else
   runs=3; builds=1; total=20000
   sizes="100 1000"; scale_sizes="100 1000"; grind_sizes="100"; maps_sizes="100"
+  grind_known="100 5000"
   slow_runs=1; slow_from=1000; slow_grind=100
 fi
 
@@ -163,6 +165,24 @@ for n in $grind_sizes; do
     echo "grind-$n $c ir $ir" >> "$results"
   done
 done
+# Instructions per known piece, for (a) and the floor: a stream of N
+# modules and known pieces after them, with and without its known phase.
+set -- $grind_known
+log "callgrind, known pieces of $1 modules"
+synth "$1" "$2"
+for c in mmap floor; do
+  for phases in first,rest first,rest,known; do
+    cg=$out/raw/callgrind-known-$c-$phases.out
+    valgrind -q --tool=callgrind --collect-atstart=no \
+	     --toggle-collect=run_phase --callgrind-out-file="$cg" \
+	     "$driver" -r 1 -p $phases $c "$out/synth-$1-$2.pieces" > "$cg.txt"
+    ir=$(awk '/^(summary|totals):/ { print $2; exit }' "$cg")
+    echo "grind-known $c ir $phases $ir $1" >> "$results"
+  done
+  known=$(awk '/ phase=known / { sub (/.*pieces=/, ""); print $1; exit }' "$cg.txt")
+  echo "grind-known $c pieces $known" >> "$results"
+done
+
 for c in mmap report-elf; do
   n=${grind_sizes##* }
   [ $c = report-elf ] && n=$slow_grind

@@ -61,6 +61,8 @@ $3 == "phase" {
 $3 == "mem" { mem[$1 SUBSEP $2 SUBSEP $4] = $5; next }
 $3 == "check" { mods[$1 SUBSEP $2] = $4; wrong[$1 SUBSEP $2] = $5
 		unknown[$1 SUBSEP $2] = $6; next }
+$1 == "grind-known" && $3 == "ir" { kir[$2 SUBSEP $4] = $5; known_n = $6; next }
+$1 == "grind-known" && $3 == "pieces" { kpieces[$2] = $4; next }
 $3 == "ir" { ir[substr ($1, 7) SUBSEP $2] = $4; next }
 
 END {
@@ -112,13 +114,14 @@ END {
   print ""
   print "| N | known piece ns (a) | (b) | (c) | (d) | a/d | a/b | first piece µs (a) | (b) | (c) | (d) | first/known (a) | KB per module (a) | (b) |"
   print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  known_ok = 1; reopen_ok = 1
+  known_met = ""; known_missed = ""; reopen_ok = 1
   for (i = 1; i <= nsynth; i++) {
     n = synth[i]; in_ = "synth-" n
     for (j = 1; j <= 4; j++) {
       K[C[j]] = ns_per(in_, C[j], "known"); F[C[j]] = ns_per(in_, C[j], "first")
     }
-    if (K["mmap"] > 2 * K["floor"]) known_ok = 0
+    if (K["mmap"] > 2 * K["floor"]) known_missed = known_missed " " n
+    else known_met = known_met " " n
     if (F["mmap"] < 10 * K["mmap"]) reopen_ok = 0
     ma = mem[in_ SUBSEP "mmap" SUBSEP "rest"] / n
     mb = mem[in_ SUBSEP "report-elf" SUBSEP "rest"] / n
@@ -165,8 +168,16 @@ END {
 
   print "## Goals"
   print ""
-  printf "- Known piece of (a) within 2× of the floor (d): **%s**.\n",
-    known_ok ? "met" : "not met"
+  printf "- Known piece of (a) within 2× of the floor (d), wall time: **%s**",
+    known_missed == "" ? "met" : known_met == "" ? "not met" : "partly met"
+  if (known_met != "" && known_missed != "")
+    printf " (met at N =%s; not at N =%s)", known_met, known_missed
+  print "."
+  ka = kpieces["mmap"] > 0 ? (kir["mmap" SUBSEP "first,rest,known"] - kir["mmap" SUBSEP "first,rest"]) / kpieces["mmap"] : -1
+  kd = kpieces["floor"] > 0 ? (kir["floor" SUBSEP "first,rest,known"] - kir["floor" SUBSEP "first,rest"]) / kpieces["floor"] : -1
+  printf "- Known piece of (a) within 2× of the floor (d), instructions (callgrind, N = %d): **%s** (%s against %s, %s×).\n",
+    known_n, (ka >= 0 && kd > 0 && ka <= 2 * kd) ? "met" : "not met",
+    fmt(ka), fmt(kd), ratio(ka, kd)
   printf "- Known piece of (a) at least 10× cheaper than its first piece (the open): **%s**.\n",
     reopen_ok ? "met" : "not met"
   printf "- Scaling of (a) no worse than N log N (k ≤ 1.15, callgrind): **%s** (k = %s).\n",
