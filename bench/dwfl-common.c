@@ -1,23 +1,10 @@
 /* What the contenders that keep one Dwfl per process share.  */
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <libdwfl.h>
 
 #include "bench.h"
-
-void
-bench_fail (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  fputs ("bench-driver: ", stderr);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
-  va_end (ap);
-  exit (1);
-}
 
 /* find_elf is used only by dwfl_linux_proc_maps_report's modules, whose
    names are the paths of their files.  */

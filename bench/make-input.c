@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <elf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +26,6 @@ static const char usage_text[] =
   "       make-input maps [PROC]\n"
   "       make-input truth < PIECES\n"
   "       make-input synth N TOTAL TRUTH LIB...\n";
-
-void
-bench_fail (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  fputs ("make-input: ", stderr);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
-  va_end (ap);
-  exit (1);
-}
 
 static uint64_t page_size;
 
