@@ -1,9 +1,11 @@
 /* perfsym: name the samples of a perf.data file with libdwfl, whose
    address spaces are fed only by dwfl_report_elf_mmap with the mmap
    records of the file.  A record flows through perfdata.c (reading),
-   order.c (time order), process.c (the address spaces), unwind.c and
-   symbolize.c (naming) to report.c (printing); session.c runs them,
-   this file reads the command line.  */
+   order.c (time order), process.c and kernel.c (the address spaces),
+   unwind.c and symbolize.c (naming) to report.c (printing), or to
+   stacks.c (call stacks counted) and from there folded.c and
+   flamegraph.c; session.c runs them, this file reads the command
+   line.  */
 
 #include <argp.h>
 #include <stdio.h>
@@ -30,6 +32,9 @@ enum
   OPT_NO_PROGRESS,
   OPT_NO_DEMANGLE,
   OPT_STATS,
+  OPT_FOLDED,
+  OPT_FLAMEGRAPH,
+  OPT_KALLSYMS,
 };
 
 static const struct argp_option argp_options[] =
@@ -41,6 +46,14 @@ static const struct argp_option argp_options[] =
     "Print one line per sample instead of the profile", 0 },
   { "callchain", 'g', NULL, 0,
     "With -s, follow each sample by its callers, one line each", 0 },
+  { "folded", OPT_FOLDED, NULL, 0,
+    "Print one line per distinct call stack instead of the profile:"
+    " COMM;OUTERMOST;...;INNERMOST COUNT", 0 },
+  { "flamegraph", OPT_FLAMEGRAPH, "FILE", 0,
+    "Also write a flame graph of the call stacks to FILE, as SVG", 0 },
+  { "kallsyms", OPT_KALLSYMS, "FILE", 0,
+    "Name kernel addresses from FILE, a copy of /proc/kallsyms, whatever"
+    " kernel the recording is of", 0 },
   { "partial", OPT_PARTIAL, NULL, 0,
     "On bad data, report what was read before it (the exit status is"
     " still 1)", 0 },
@@ -70,11 +83,27 @@ static const char argp_doc[] =
   "  PID TID TIME IP DSO SYMBOL\n"
   "TIME is in seconds with six decimals, as perf script prints it; IP is "
   "hexadecimal without 0x; DSO is the module's file name as the mmap "
-  "record has it, or [kernel], [vdso], [unknown]...; SYMBOL is "
+  "record has it, or [kernel.kallsyms], [vdso], [unknown]...; SYMBOL is "
   "NAME+0xOFFSET or [unknown] (a demangled C++ name may hold spaces: it "
   "is the last field).  With -g each sample line is followed by one line "
-  "per caller: a TAB, then IP SYMBOL (DSO).  Kernel addresses are "
-  "classified as [kernel], not named.\v"
+  "per caller: a TAB, then IP SYMBOL (DSO).\n"
+  "\n"
+  "With --folded, print one line per distinct call stack, in the "
+  "collapsed format flame graph tools read: the command, then the "
+  "frames from the outermost to the sampled one, separated by ';', a "
+  "space and the number of samples.  A frame is its symbol, or [FILE] "
+  "for an address of the module FILE that no symbol covers.  The call "
+  "stacks are those of -s -g: perf record -g or --call-graph dwarf "
+  "gives them, without either a stack is the sampled frame alone.  "
+  "--flamegraph=FILE draws the same stacks as an SVG flame graph, "
+  "readable in a web browser: program code red, shared libraries "
+  "yellow, the kernel blue.\n"
+  "\n"
+  "Kernel addresses are named from /proc/kallsyms when the recording's "
+  "kernel (its build id) is the running one, else from the copy of its "
+  "kallsyms in perf's build-id cache (~/.debug), else not (with a "
+  "warning); their DSO is [kernel.kallsyms] or [MODULE], as perf "
+  "names them.\v"
   "Exit status: 0 on success, 1 on bad data or another error.";
 
 static error_t
@@ -106,6 +135,19 @@ parse_opt (int key, char *arg, struct argp_state *state)
       break;
     case OPT_STATS:
       opt->stats = true;
+      break;
+    case OPT_FOLDED:
+      opt->folded = true;
+      break;
+    case OPT_FLAMEGRAPH:
+      opt->flamegraph = arg;
+      break;
+    case OPT_KALLSYMS:
+      opt->kallsyms = arg;
+      break;
+    case ARGP_KEY_END:
+      if (opt->folded && opt->samples)
+	argp_error (state, "--folded and --samples cannot be used together");
       break;
     case ARGP_KEY_ARG:
       argp_error (state, "unexpected argument '%s'", arg);

@@ -9,11 +9,15 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
+#include "flamegraph.h"
+#include "folded.h"
+#include "kernel.h"
 #include "order.h"
 #include "perfdata.h"
 #include "process.h"
 #include "report.h"
 #include "session.h"
+#include "stacks.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "vdso.h"
@@ -33,11 +37,18 @@ struct session
   struct perf_data data;
   struct order order;
   struct process_table processes;
+  struct kernel kernel;
   struct symbolizer symbolizer;
   struct unwinder unwinder;
   struct profile profile;
+  struct stacks stacks;
+  /* Which events (attributes, by index) the stacks have samples of, the
+     first 64, to name them in the flame graph.  */
+  uint64_t stacks_events;
   struct perf_sample sample;
   struct frame frames[MAX_FRAMES];
+  /* The names of a sample's address and of its callers.  */
+  struct symbol_info infos[MAX_FRAMES + 1];
   uint64_t n_samples;
   uint64_t n_skipped_samples;
   uint64_t n_lost;
@@ -82,28 +93,38 @@ handle_sample (struct session *s, const struct perf_record *rec)
   if (thread == NULL || proc == NULL)
     return out_of_memory (s);
 
-  struct symbol_info info;
+  struct symbol_info *info = &s->infos[0];
   unsigned int cpumode = sample->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-  symbolize (&s->symbolizer, proc, sample->ip, cpumode, &info);
-  if (!s->opt->samples)
-    return (profile_add (&s->profile, sample->attr - s->data.attrs,
-			 thread->comm, &info, sample->period ?: 1) != 0
-	    ? out_of_memory (s) : 0);
+  symbolize (&s->symbolizer, proc, sample->ip, cpumode, info);
+  if (!s->opt->samples && !s->opt->folded
+      && profile_add (&s->profile, sample->attr - s->data.attrs,
+		      thread->comm, info, sample->period ?: 1) != 0)
+    return out_of_memory (s);
+  if (s->opt->samples)
+    report_sample (s->out, sample, info);
 
-  report_sample (s->out, sample, &info);
-  if (s->opt->callchain)
+  bool print_callers = s->opt->samples && s->opt->callchain;
+  bool stacks = s->opt->folded || s->opt->flamegraph != NULL;
+  if (!print_callers && !stacks)
+    return 0;
+  size_t n = sample_frames (&s->unwinder, proc, sample, s->frames,
+			    MAX_FRAMES);
+  /* The first frame is the sampled address, named already.  */
+  size_t i = n > 0 && s->frames[0].ip == sample->ip ? 1 : 0;
+  size_t n_infos = 1;
+  for (; i < n; ++i)
     {
-      size_t n = sample_frames (&s->unwinder, proc, sample, s->frames,
-				MAX_FRAMES);
-      /* The first frame is the sampled address, on the line above.  */
-      size_t i = n > 0 && s->frames[0].ip == sample->ip ? 1 : 0;
-      for (; i < n; ++i)
-	{
-	  symbolize (&s->symbolizer, proc, s->frames[i].ip,
-		     s->frames[i].cpumode, &info);
-	  report_frame (s->out, s->frames[i].ip, &info);
-	}
+      info = &s->infos[n_infos++];
+      symbolize (&s->symbolizer, proc, s->frames[i].ip,
+		 s->frames[i].cpumode, info);
+      if (print_callers)
+	report_frame (s->out, s->frames[i].ip, info);
     }
+  if (stacks && stacks_add (&s->stacks, thread->comm, s->infos, n_infos) != 0)
+    return out_of_memory (s);
+  size_t event = sample->attr - s->data.attrs;
+  if (stacks && event < 64)
+    s->stacks_events |= UINT64_C (1) << event;
   return 0;
 }
 
@@ -124,6 +145,8 @@ deliver (const struct perf_record *rec, void *arg)
 	if (perf_data_mmap (&s->data, rec, &m) != 0)
 	  return -1;
 	r = process_table_mmap (&s->processes, &m);
+	if (r == 0)
+	  r = kernel_mmap (&s->kernel, &m);
 	break;
       }
     case PERF_RECORD_COMM:
@@ -261,6 +284,14 @@ print_stats (const struct session *s)
   fprintf (s->err, "perfsym: %" PRIu64 " samples unwound, %" PRIu64
 	   " frames\n", s->unwinder.unwound, s->unwinder.frames);
   print_tally (s->err, "unwinding failed", &s->unwinder.failed);
+  fprintf (s->err, "perfsym: %" PRIu64 " kernel addresses looked up in %zu"
+	   " maps, %" PRIu64 " named", s->kernel.lookups, s->kernel.n_maps,
+	   s->kernel.named);
+  if (s->kernel.state > 0)
+    fprintf (s->err, " from %s (%zu symbols)\n", s->kernel.source,
+	     s->kernel.syms.n);
+  else
+    fputs (s->kernel.state < 0 ? ": no kernel symbols\n" : "\n", s->err);
 }
 
 /* Print the profile, with the names of the events.  */
@@ -280,6 +311,55 @@ print_profile (struct session *s)
     }
   free (names);
   free (buf);
+}
+
+/* Write the flame graph of the stacks to OPT->flamegraph.  Returns 0, or
+   -1 after a message.  */
+static int
+write_flamegraph (struct session *s)
+{
+  const char *path = s->opt->flamegraph;
+  FILE *f = fopen (path, "w");
+  if (f == NULL)
+    {
+      fprintf (s->err, "perfsym: %s: %s\n", path, strerror (errno));
+      return -1;
+    }
+  const char *input = (strcmp (s->opt->input, "-") == 0
+		       ? "standard input" : s->opt->input);
+  /* The events of the samples, by name, or how many they are.  */
+  char events[200] = "";
+  size_t n_events = 0;
+  for (size_t i = 0; i < s->data.n_attrs && i < 64; ++i)
+    if (s->stacks_events & (UINT64_C (1) << i))
+      {
+	char name[64];
+	size_t len = strlen (events);
+	snprintf (events + len, sizeof events - len, "%s%s",
+		  n_events++ > 0 ? ", " : "",
+		  perf_attr_name (&s->data.attrs[i], name, sizeof name));
+      }
+  if (n_events > 3)
+    snprintf (events, sizeof events, "%zu events", n_events);
+  char title[4200];
+  char subtitle[sizeof events + 128];
+  snprintf (title, sizeof title, "Flame graph of %s", input);
+  snprintf (subtitle, sizeof subtitle, "%" PRIu64 " samples of %s; a frame"
+	    " is as wide as its share of them, above its caller",
+	    s->stacks.samples, n_events > 0 ? events : "no event");
+  if (flamegraph_write (&s->stacks, f, title, subtitle) != 0)
+    {
+      fclose (f);
+      fprintf (s->err, "perfsym: out of memory\n");
+      return -1;
+    }
+  if (ferror (f) | (fclose (f) != 0))
+    {
+      fprintf (s->err, "perfsym: %s: write error: %s\n", path,
+	       strerror (errno));
+      return -1;
+    }
+  return 0;
 }
 
 /* Modules come with their file from dwfl_report_elf_mmap: there is never
@@ -309,7 +389,9 @@ session_free (struct session *s)
 {
   order_free (&s->order);
   profile_free (&s->profile);
+  stacks_free (&s->stacks);
   symbolizer_free (&s->symbolizer);
+  kernel_free (&s->kernel);
   process_table_free (&s->processes);
   unwinder_free (&s->unwinder);
   perf_data_close (&s->data);
@@ -367,8 +449,11 @@ session_run (const struct session_options *opt, FILE *out, FILE *err)
     status = out_of_memory (s);
   unwinder_init (&s->unwinder);
   profile_init (&s->profile);
+  stacks_init (&s->stacks);
+  kernel_init (&s->kernel, &s->data, opt->kallsyms);
   if (symbolizer_init (&s->symbolizer, opt->demangle) != 0)
     status = out_of_memory (s);
+  s->symbolizer.kernel = &s->kernel;
 
   if (status == 0)
     status = process_records (s, progress);
@@ -387,7 +472,9 @@ session_run (const struct session_options *opt, FILE *out, FILE *err)
 
   if (status == 0 || opt->partial)
     {
-      if (!opt->samples)
+      if (opt->folded && folded_print (&s->stacks, out) != 0)
+	status = out_of_memory (s);
+      else if (!opt->samples && !opt->folded)
 	print_profile (s);
       if (fflush (out) != 0 || ferror (out))
 	{
@@ -398,6 +485,12 @@ session_run (const struct session_options *opt, FILE *out, FILE *err)
     }
   if (status != 0 && s->data.error[0] != '\0')
     fprintf (err, "perfsym: %s\n", s->data.error);
+  if ((status == 0 || opt->partial) && opt->flamegraph != NULL
+      && write_flamegraph (s) != 0)
+    {
+      status = -1;
+      s->data.error[0] = '\0';
+    }
 
   if (s->data.n_compressed > 0)
     fprintf (err, "perfsym: warning: %" PRIu64 " compressed records"
@@ -407,6 +500,9 @@ session_run (const struct session_options *opt, FILE *out, FILE *err)
     fprintf (err, "perfsym: warning: %" PRIu64 " mappings of files whose"
 	     " build id is not the one recorded (the files changed since?)\n",
 	     s->processes.stats.build_id_differs);
+  if (s->kernel.state < 0)
+    fprintf (err, "perfsym: warning: kernel addresses are not named: %s\n",
+	     s->kernel.problem);
   if (s->n_skipped_samples > 0)
     fprintf (err, "perfsym: warning: %" PRIu64 " samples of unknown"
 	     " events skipped\n", s->n_skipped_samples);

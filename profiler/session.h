@@ -1,6 +1,8 @@
 /* One run of perfsym: the records of a perf.data file read (perfdata.c),
    put in time order (order.c), applied to the address spaces
-   (process.c), named (unwind.c, symbolize.c) and printed (report.c).
+   (process.c, kernel.c), named (unwind.c, symbolize.c) and printed
+   (report.c; the call stacks counted by stacks.c, printed by folded.c
+   and drawn by flamegraph.c).
    perfsym.c parses the command line and calls session_run; the fuzzer
    of the reader calls it too.  */
 
@@ -19,6 +21,15 @@ struct session_options
      sample's callers after it.  */
   bool samples;
   bool callchain;
+  /* Instead of the profile, one line per distinct call stack in the
+     collapsed format (folded.h).  */
+  bool folded;
+  /* If not NULL, also write a flame graph of the call stacks there, as
+     SVG.  */
+  const char *flamegraph;
+  /* If not NULL, the kallsyms file that names kernel addresses, whatever
+     the recording's kernel (kernel.h says which is read otherwise).  */
+  const char *kallsyms;
   /* On bad data, print what was read before it.  */
   bool partial;
   /* 1 on, 0 off, -1 when ERR is a terminal and the file is large.  */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <gelf.h>
 
+#include "kernel.h"
 #include "symbolize.h"
 
 /* The size of the first entry of .plt (the lazy binding stub) and of
@@ -492,6 +493,9 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
     case PERF_RECORD_MISC_KERNEL:
       info->dso = "[kernel]";
       info->kernel = true;
+      if (sz->kernel != NULL && kernel_has_maps (sz->kernel))
+	info->name = kernel_symbol (sz->kernel, ip, &info->dso,
+				    &info->offset);
       return;
     case PERF_RECORD_MISC_HYPERVISOR:
       info->dso = "[hypervisor]";

@@ -13,21 +13,24 @@
 struct symbol_info
 {
   /* The file of the module holding the address, as the mmap record
-     names it, or the name of the non-ELF mapping holding it, or one of
-     [kernel], [hypervisor], [guest.kernel], [guest.user] for those
-     modes, or [unknown].  */
+     names it, or the name of the non-ELF mapping holding it, or for a
+     kernel address [kernel.kallsyms] or [MODULE] as perf names them, or
+     one of [kernel] (a recording without kernel maps), [hypervisor],
+     [guest.kernel], [guest.user] for those modes, or [unknown].  */
   const char *dso;
   /* The symbol holding the address, NULL if there is none; OFFSET is
      the address's offset in it.  */
   const char *name;
   uint64_t offset;
-  /* Whether the address is kernel (or hypervisor, guest kernel) code,
-     which is classified, not looked up.  */
+  /* Whether the address is kernel (or hypervisor, guest kernel) code:
+     looked up in the kernel's maps and kallsyms (kernel.c), not in the
+     process's Dwfl.  */
   bool kernel;
 };
 
 struct symbol_cache_entry;
 struct file_symbols;
+struct kernel;
 
 /* Looks up addresses, caching the answers: an address is looked up once
    while the address space of its process stays the same, and
@@ -42,6 +45,8 @@ struct symbolizer
   struct symbol_cache_entry *cache;
   /* The struct file_symbols of NAMES, to free them.  */
   struct file_symbols *files;
+  /* Names kernel addresses if not NULL (kernel.c); not owned.  */
+  struct kernel *kernel;
   uint64_t lookups;
   uint64_t cache_hits;
   uint64_t addrinfo_calls;

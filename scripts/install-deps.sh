@@ -8,7 +8,7 @@ packages="autoconf automake autopoint bison flex gawk gettext m4 libtool
 pkg-config make gcc g++ git bzip2 xz-utils zstd ca-certificates
 zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
 binutils lld mold clang llvm linux-perf libc6-dbg valgrind
-dpkg-dev abigail-tools gnuplot-nox"
+dpkg-dev abigail-tools gnuplot-nox python3 chromium"
 
 missing=
 for p in $packages; do

@@ -1,12 +1,16 @@
 #!/bin/sh
 # Compare what perfsym and perf script make of the samples in one
 # perf.data.  Samples are matched by (pid, tid, time); the ones that count
-# are the user-space samples that perf resolves to a symbol.
+# are the samples that perf resolves to a symbol, user-space and kernel
+# ones counted apart.
 #
 # A sample agrees when perfsym gives it the same IP and DSO as perf and a
 # symbol that starts at the same address: the same name and offset, or
 # another name for the same address (an alias, e.g. __GI___qsort_r and
-# qsort_r; counted as such).  [unknown] agrees with nothing.
+# qsort_r; counted as such).  [unknown] agrees with nothing.  A kernel
+# sample agrees when perfsym gives it the same IP, DSO ([kernel.kallsyms]
+# or a module's) and symbol with offset: perf chooses one name of each
+# address of kallsyms, and so must perfsym.
 #
 # With -g (a recording made with --call-graph), a sample's call chain
 # agrees when its sample agrees and perfsym's caller frames begin with
@@ -20,7 +24,9 @@
 # samples differ in each of perf's symbols, then one line
 #   summary: samples=N user=N resolved=N agree=N aliases=N missing=N
 #            perfsym_samples=N chains=N chains_agree=N
+#            kernel=N kernel_resolved=N kernel_agree=N
 # (on one line; chains counts the samples whose chains were compared).
+# Both sides are read without demangling, so that a symbol has no blank.
 # Usage: workloads/compare-with-perf.sh [-g] [-n MAX] PERF.DATA PERFSYM
 set -eu
 
@@ -60,10 +66,10 @@ fields=pid,tid,time,ip,sym,symoff,dso
 run perf.samples perf script --no-demangle --hide-call-graph -F $fields -i "$data"
 if [ $chains -eq 1 ]; then
   run perf.chains perf script --no-demangle --no-inline -F $fields -i "$data"
-  run perfsym.out "$perfsym" -s -g -i "$data"
+  run perfsym.out "$perfsym" --no-demangle -s -g -i "$data"
 else
   : > "$tmp/perf.chains"
-  run perfsym.out "$perfsym" -s -i "$data"
+  run perfsym.out "$perfsym" --no-demangle -s -i "$data"
 fi
 
 awk -v max="$max" '
@@ -164,8 +170,23 @@ awk -v max="$max" '
     ip = $3
     sym = $4
     dso = dso_after(4)
-    if (kernel(ip, dso))
+    if (kernel(ip, dso)) {
+      kernel_samples++
+      if (sym == "[unknown]")
+        next
+      kernel_resolved++
+      if (key in ps_sym && hex(ps_ip[key]) == hex(ip) \
+          && ps_dso[key] == dso && ps_sym[key] == sym)
+        kernel_agree++
+      else {
+        split_sym(sym)
+        differ[NAME " (" dso ")"]++
+        if (shown_kernel++ < max)
+          printf "kernel %s: perf %s %s (%s), perfsym %s %s (%s)\n",
+            key, ip, sym, dso, ps_ip[key], ps_sym[key], ps_dso[key]
+      }
       next
+    }
     user++
     if (sym == "[unknown]")
       next
@@ -230,7 +251,9 @@ awk -v max="$max" '
     close("sort -k2,2nr -k4")
     printf "summary: samples=%d user=%d resolved=%d agree=%d aliases=%d", \
       samples, user, resolved, agree, aliases
-    printf " missing=%d perfsym_samples=%d chains=%d chains_agree=%d\n", \
+    printf " missing=%d perfsym_samples=%d chains=%d chains_agree=%d", \
       missing, ps_samples, chains_compared, chains_agree
+    printf " kernel=%d kernel_resolved=%d kernel_agree=%d\n", \
+      kernel_samples, kernel_resolved, kernel_agree
   }
 ' "$tmp/perfsym.out" "$tmp/perf.samples" "$tmp/perf.chains"

@@ -11,9 +11,11 @@
 	  [config=N] [read_format=N] [regs_user=MASK] [stack_user=N]
 	  [branch_type=N]
 	    An event attribute (size: its own size field, default 128).
-     mmap  pid= tid= start= len= pgoff= file= [data] [time=] [id=]
+     mmap  pid= tid= start= len= pgoff= file= [data] [kernel] [time=]
+	  [id=]
      mmap2 pid= tid= start= len= pgoff= prot=r-x file= [buildid=HEX]
-	  [time=] [id=]
+	  [kernel] [time=] [id=]
+	    kernel sets cpumode: a map of the kernel or of a module.
      comm pid= tid= name= [exec] [time=]
      fork|exit pid= ppid= tid= ptid= [time=]
      sample [attr=N] [ip=] [pid=] [tid=] [time=] [period=] [id=] [cpu=]
@@ -539,7 +541,8 @@ main (int argc, char **argv)
 	    put_string (&body, get ("file") ?: "");
 	  put_sample_id (&body, a);
 	  put_record (&data, v2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP,
-		      misc | PERF_RECORD_MISC_USER, &body);
+		      misc | (get ("kernel") ? PERF_RECORD_MISC_KERNEL
+			      : PERF_RECORD_MISC_USER), &body);
 	}
       else if (strcmp (what, "comm") == 0)
 	{

@@ -394,6 +394,121 @@ expect cached -s <<EOF
 EOF
 HOME=$home
 
+# Kernel addresses are named from a kallsyms file as perf names them:
+# the maps are those of the recording's kernel mmap records (the kernel,
+# [kernel.kallsyms]_text at its _text; a module, named after its file
+# with '-' as '_'), the symbols those of types T, W, D, B, each reaching
+# the next (the kernel's last one page on, not across to the modules).
+# Of the symbols of one address perf keeps the last in the file, the only
+# one it gives a size: _text, and weak_one over local_one.  A module
+# without a map ([__builtin__ftrace]) names nothing.  Once the symbols
+# are read the kernel's map is where its symbols are: up to the end of
+# last_kernel, 0xffffffff81002000, not the 1 MiB of the record.
+cat > "$tmp/kallsyms" <<EOF
+ffffffff81000000 T srso_alias_untrain_ret
+ffffffff81000000 T _stext
+ffffffff81000000 T _text
+ffffffff81000100 t local_one
+ffffffff81000100 W weak_one
+ffffffff81000200 T do_work
+ffffffff81000300 r some_rodata
+ffffffff81000400 T last_kernel
+ffffffffc0000000 t my_init	[my_mod]
+ffffffffc0000100 T my_func	[my_mod]
+ffffffffc0100000 t ftrace_tramp	[__builtin__ftrace]
+EOF
+kmaps="mmap pid=-1 start=0xffffffff81000000 len=0x100000 pgoff=0xffffffff81000000 file=[kernel.kallsyms]_text kernel time=1
+mmap pid=-1 start=0xffffffffc0000000 len=0x10000 pgoff=0 file=/lib/modules/6.1/kernel/my-mod.ko.xz kernel time=1"
+make_data kernel <<EOF
+attr sample_type=ip,tid,time,callchain id_all
+comm pid=1400 name=prog exec time=1
+$kmaps
+sample pid=1400 ip=0xffffffff81000010 time=1000 kernel
+sample pid=1400 ip=0xffffffff81000108 time=2000 kernel
+sample pid=1400 ip=0xffffffff81000350 time=3000 kernel
+sample pid=1400 ip=0xffffffff81000450 time=4000 kernel
+sample pid=1400 ip=0xffffffff81002010 time=5000 kernel
+sample pid=1400 ip=0xffffffffc0000108 time=6000 kernel callchain=0xffffffffffffff80,0xffffffffc0000108,0xffffffff81000210
+sample pid=1400 ip=0xffffffffc0100010 time=7000 kernel
+EOF
+expect kernel -s -g --kallsyms="$tmp/kallsyms" <<EOF
+1400 1400 0.000001 ffffffff81000010 [kernel.kallsyms] _text+0x10
+1400 1400 0.000002 ffffffff81000108 [kernel.kallsyms] weak_one+0x8
+1400 1400 0.000003 ffffffff81000350 [kernel.kallsyms] do_work+0x150
+1400 1400 0.000004 ffffffff81000450 [kernel.kallsyms] last_kernel+0x50
+1400 1400 0.000005 ffffffff81002010 [unknown] [unknown]
+1400 1400 0.000006 ffffffffc0000108 [my_mod] my_func+0x8
+	ffffffff81000210 do_work+0x10 ([kernel.kallsyms])
+1400 1400 0.000007 ffffffffc0100010 [unknown] [unknown]
+EOF
+expect kernel --kallsyms="$tmp/kallsyms" <<EOF
+# Samples: 7 of event 'cpu-clock'
+# Event count (approx.): 7
+#
+# Overhead       Samples  Command  Shared Object      Symbol
+# ........  ............  .......  .................  ......
+#
+    28.57%             2  prog     [unknown]          [k] [unknown]
+    14.29%             1  prog     [kernel.kallsyms]  [k] _text
+    14.29%             1  prog     [kernel.kallsyms]  [k] do_work
+    14.29%             1  prog     [kernel.kallsyms]  [k] last_kernel
+    14.29%             1  prog     [kernel.kallsyms]  [k] weak_one
+    14.29%             1  prog     [my_mod]           [k] my_func
+EOF
+# A kallsyms of a boot that put the kernel 256 MiB lower: its symbols move
+# to where the recording's _text says the kernel was; modules do not.
+make_data kaslr <<EOF
+attr sample_type=ip,tid,time id_all
+mmap pid=-1 start=0xffffffff91000000 len=0x100000 pgoff=0xffffffff91000000 file=[kernel.kallsyms]_text kernel time=1
+sample pid=1500 ip=0xffffffff91000108 time=1000 kernel
+EOF
+expect kaslr -s --kallsyms="$tmp/kallsyms" <<EOF
+1500 1500 0.000001 ffffffff91000108 [kernel.kallsyms] weak_one+0x8
+EOF
+# Without --kallsyms: a recorded kernel that is not the running one is
+# named from perf's build-id cache, else not, with one warning.
+make_data kcache <<EOF
+attr sample_type=ip,tid,time id_all
+$kmaps
+sample pid=1600 ip=0xffffffff81000210 time=1000 kernel
+sample pid=1600 ip=0xffffffff81000220 time=2000 kernel
+buildid file=[kernel.kallsyms] id=$other_id
+EOF
+expect kcache -s <<EOF
+1600 1600 0.000001 ffffffff81000210 [kernel.kallsyms] [unknown]
+1600 1600 0.000002 ffffffff81000220 [kernel.kallsyms] [unknown]
+EOF
+[ "$(cat "$tmp/err")" = "perfsym: warning: kernel addresses are not named: the recorded kernel (build id $other_id) is not the running one, and perf's build-id cache has no kallsyms of it" ] &&
+  pass "kcache (warning)" || { fail "kcache (warning)"; cat "$tmp/err"; }
+mkdir -p "$tmp/home/.debug/[kernel.kallsyms]/$other_id"
+cp "$tmp/kallsyms" "$tmp/home/.debug/[kernel.kallsyms]/$other_id/kallsyms"
+HOME=$tmp/home
+expect kcache -s <<EOF
+1600 1600 0.000001 ffffffff81000210 [kernel.kallsyms] do_work+0x10
+1600 1600 0.000002 ffffffff81000220 [kernel.kallsyms] do_work+0x20
+EOF
+HOME=$home
+# Folded stacks: the command, then the frames from the outermost, each
+# by its symbol or [FILE] (code in anonymous memory is named after the
+# JIT's map file, as perf names it); one line per distinct stack, with
+# its count; ';' in a name becomes ':'.
+make_data folded <<EOF
+attr sample_type=ip,tid,time,callchain id_all
+comm pid=1700 name=a;b exec time=1
+$kmaps
+mmap2 pid=1700 $text prot=r-x time=1
+mmap2 pid=1700 start=0x7ffe00000000 len=0x1000 pgoff=0 prot=r-x file=//anon time=1
+sample pid=1700 ip=0xffffffff81000210 time=1000 kernel callchain=0xffffffffffffff80,0xffffffff81000210,0xffffffff81000110,0xfffffffffffffe00,0x$ip,0x7ffe00000010
+sample pid=1700 ip=0xffffffff81000220 time=2000 kernel callchain=0xffffffffffffff80,0xffffffff81000220,0xffffffff81000120,0xfffffffffffffe00,0x$ip,0x7ffe00000010
+sample pid=1700 ip=0x$ip time=3000 callchain=0xfffffffffffffe00,0x$ip,0x7ffe00000020
+sample pid=1700 ip=0x$ip time=4000
+EOF
+expect folded --folded --kallsyms="$tmp/kallsyms" <<EOF
+a:b;[perf-1700.map];main 1
+a:b;[perf-1700.map];main;weak_one;do_work 2
+a:b;main 1
+EOF
+
 # Bad files: the message names the file, the byte offset and the
 # problem; nothing is printed, unless --partial asks for what came
 # before the problem.  In these files the data section starts at 248
