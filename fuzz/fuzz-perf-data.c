@@ -21,7 +21,10 @@
    sees them, two layout testfiles of the series (ld.bfd and lld, from
    TESTFILES_DIR), a file that is not ELF, an empty one and one that does
    not exist.  HOME is an empty directory, so that perf's build-id cache
-   is not there, and DEBUGINFOD_URLS is unset.
+   is not there, and DEBUGINFOD_URLS is unset.  Kernel addresses are
+   named from a kallsyms file of a few symbols, a kernel's and a
+   module's (as perfsym --kallsyms), not from the machine's, whose
+   100,000 symbols would take a third of a second for each input.
 
    After each input the harness calls abort () on the first broken
    invariant, printing "invariant broken" and which:
@@ -86,6 +89,7 @@ static char *files[N_FILES];
 /* The harness's directory: the input file, the testfiles, HOME.  */
 static char workdir[] = "/tmp/fuzz-perf-data-XXXXXX";
 static char *input_file;
+static char *kallsyms_file;
 static FILE *null_out;
 static bool verbose;
 
@@ -230,6 +234,15 @@ LLVMFuzzerInitialize (int *argc __attribute__ ((unused)),
   files[n++] = xasprintf ("%s/missing", workdir);
 
   input_file = xasprintf ("%s/input.data", workdir);
+  static const char kallsyms[] =
+    "ffffffff81000000 T _stext\n"
+    "ffffffff81000000 T _text\n"
+    "ffffffff81000100 t local_fn\n"
+    "ffffffff81000100 W weak_fn\n"
+    "ffffffff81000200 T kernel_fn\n"
+    "ffffffffc0000000 t module_fn\t[module]\n";
+  kallsyms_file = xasprintf ("%s/kallsyms", workdir);
+  write_file (kallsyms_file, kallsyms, sizeof kallsyms - 1);
   setenv ("HOME", workdir, 1);
   unsetenv ("DEBUGINFOD_URLS");
   null_out = fopen ("/dev/null", "w");
@@ -247,6 +260,7 @@ run (struct session_options *opt, const char *input, const char *what)
   opt->progress = 0;
   opt->demangle = true;
   opt->map_file = map_file;
+  opt->kallsyms = kallsyms_file;
   char *err_text = NULL;
   size_t err_size = 0;
   FILE *err = open_memstream (&err_text, &err_size);

@@ -47,6 +47,18 @@ sample pid=100 tid=101 ip=0x1234 time=2000001008
 round
 END
 
+# Kernel maps (the kernel's, a module's) and kernel samples and frames,
+# named from the fuzzer's small kallsyms file.
+seed kernel <<END
+attr sample_type=ip,tid,time,callchain id_all
+comm pid=150 name=prog exec time=1
+mmap pid=-1 start=0xffffffff81000000 len=0x100000 pgoff=0xffffffff81000000 file=[kernel.kallsyms]_text kernel time=1
+mmap pid=-1 start=0xffffffffc0000000 len=0x10000 pgoff=0 file=/lib/modules/6.1/kernel/module.ko kernel time=1
+mmap2 pid=150 $true_text prot=r-x time=2
+sample pid=150 ip=0xffffffff81000108 time=1000 kernel callchain=0xffffffffffffff80,0xffffffff81000108,0xffffffffc0000010,0xfffffffffffffe00,$ip
+sample pid=150 ip=0xffffffffc0000010 time=2000 kernel
+END
+
 seed prot <<END
 attr sample_type=ip,tid,time id_all
 mmap pid=200 $true_text time=1
