@@ -264,23 +264,16 @@ report_piece (struct process_table *table, struct process *proc,
       dwfl_report_begin_add (proc->dwfl);
       proc->reporting = true;
     }
-  /* The vdso is the copy of the file TABLE has.  */
-  int fd = -1;
+  /* The vdso is the copy of the file TABLE has, which no name reaches:
+     a module made from its descriptor keeps a duplicate of it.  */
   bool vdso = piece->path == table->vdso_name;
-  if (vdso && (fd = dup (table->vdso_fd)) < 0)
-    {
-      if (count)
-	tally_add (&table->stats.failed, "cannot copy the vdso's descriptor");
-      return NULL;
-    }
+  int fd = vdso ? table->vdso_fd : -1;
   Dwfl_Module *mod = dwfl_report_elf_mmap (proc->dwfl, piece->filename,
 					   piece->path, fd, piece->start,
 					   piece->len, piece->pgoff,
 					   piece->prot);
   if (mod == NULL)
     {
-      if (fd >= 0)
-	close (fd);
       if (count)
 	{
 	  const char *reason = strtab_add (&table->names, dwfl_errmsg (-1));
@@ -345,15 +338,20 @@ cached_file (struct process_table *table, const unsigned char *id,
   return strtab_add (&table->names, path);
 }
 
+/* What file_to_read chose for a file whose build id is not the
+   recording's and has no copy in perf's build-id cache.  */
+static const char differing_build_id[] = "";
+
 /* The file to read for FILENAME, whose build id the recording says is ID
    of SIZE bytes (SIZE 0 if it does not know): FILENAME if it has that
    build id, else the copy in perf's build-id cache if there is one, as
-   perf takes it, else FILENAME all the same.  Decided once for each
-   file and build id.  NULL if out of memory.  */
+   perf takes it, else FILENAME all the same, with *DIFFERS set.
+   Decided once for each file and build id.  NULL if out of memory.  */
 static const char *
 file_to_read (struct process_table *table, const char *filename,
-	      const unsigned char *id, size_t size)
+	      const unsigned char *id, size_t size, bool *differs)
 {
+  *differs = false;
   if (size == 0 || size > 20)
     return filename;
   char key[2 * 20 + 2 + 4096];
@@ -372,25 +370,16 @@ file_to_read (struct process_table *table, const char *filename,
 	  && memcmp (actual, id, size) == 0)
 	*chosen = filename;
       else
-	*chosen = cached_file (table, id, size, "elf") ?: filename;
-      if (*chosen != filename)
+	*chosen = cached_file (table, id, size, "elf") ?: differing_build_id;
+      if (*chosen != filename && *chosen != differing_build_id)
 	++table->stats.from_cache;
     }
+  if (*chosen == differing_build_id)
+    {
+      *differs = true;
+      return filename;
+    }
   return *chosen;
-}
-
-/* Count a piece of MOD, whose file the recording knows by BUILD_ID of
-   SIZE bytes (if SIZE is not 0), if the file's build id is another.  */
-static void
-check_build_id (struct process_table *table, Dwfl_Module *mod,
-		const unsigned char *build_id, unsigned int size)
-{
-  const unsigned char *bits;
-  GElf_Addr vaddr;
-  int len = dwfl_module_build_id (mod, &bits, &vaddr);
-  if (size > 0 && len > 0
-      && ((unsigned int) len != size || memcmp (bits, build_id, size) != 0))
-    ++table->stats.build_id_differs;
 }
 
 int
@@ -445,6 +434,7 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
     }
 
   const char *kind = not_elf_kind (piece.filename);
+  bool differs = false;
   if (kind != NULL && strcmp (piece.filename, "[vdso]") == 0)
     {
       /* TABLE's copy if it has one (it is the recording's), else the
@@ -462,7 +452,7 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
 				 table->map_file (piece.filename,
 						  table->map_file_arg))) == NULL)
 	return -1;
-      piece.path = file_to_read (table, file, id, id_size);
+      piece.path = file_to_read (table, file, id, id_size, &differs);
       if (piece.path == NULL)
 	return -1;
     }
@@ -489,9 +479,8 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
       return 0;
     }
   bool nomem;
-  Dwfl_Module *mod = report_piece (table, proc, &piece, true, &nomem);
-  if (mod != NULL)
-    check_build_id (table, mod, id, id_size);
+  if (report_piece (table, proc, &piece, true, &nomem) != NULL && differs)
+    ++table->stats.build_id_differs;
   return nomem ? -1 : 0;
 }
 
