@@ -12,6 +12,7 @@
 #                    make fuzz-smoke  60 s each
 #   make check-valgrind  the series' new tests under valgrind (leaks, fds)
 #   make check-sanitize  the same with gcc's ASan, LSan and UBSan
+#   make check-master ELFUTILS_GIT=DIR  patches-master/ on elfutils master
 #   make bench       benchmark dwfl_report_elf_mmap against today's
 #                    workarounds, rewrite bench/RESULTS.md (< 15 minutes);
 #                    make bench-smoke  a short run that checks, no timings
@@ -92,6 +93,13 @@ distclean:
 # make check runs both (tests/new-tests-*.sh).
 VGDIR = $(BUILDDIR)/vg-obj
 SANDIR = $(BUILDDIR)/san-obj
+
+# patches-master/ on elfutils master, from a local clone of its git
+# repository (CI has none): make check-master ELFUTILS_GIT=/path/to/elfutils
+.PHONY: check-master
+check-master: deps
+	@test -n "$(ELFUTILS_GIT)" || { echo "make check-master: set ELFUTILS_GIT to a clone of elfutils' git repository" >&2; exit 2; }
+	scripts/check-master.sh $(ELFUTILS_GIT) $(BUILDDIR)/master
 
 .PHONY: check-valgrind check-sanitize
 

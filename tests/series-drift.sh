@@ -1,0 +1,62 @@
+#!/bin/sh
+# The series for the 0.192 release (patches/) and for elfutils master
+# (patches-master/) must be one change: patch by patch the same
+# messages, the same files added and changed, the same lines added and
+# removed.  What may differ is what the two bases number differently:
+# NEWS (a 0.193 section there, 0.197 here), libdw/libdw.map (a new node
+# there, the existing ELFUTILS_0.197 node here) and the ChangeLog
+# entries that name them; and the cover letters, which say what each
+# series is based on.  Context lines and hunk positions are not
+# compared: they are the bases'.
+# Usage: tests/series-drift.sh
+set -eu
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+release=$top/patches
+master=$top/patches-master
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# What patch $1 says and changes, without the base's context and the
+# differences allowed.
+changes() {
+  awk '
+    function allowed (f) { return f == "NEWS" || f == "libdw/libdw.map" }
+    /^diff --git / { file = $4; sub (/^b\//, "", file); skip = allowed(file)
+                     print "file " file; next }
+    file == "" {
+      # The message: no date, no diffstat, no ChangeLog entry of an
+      # allowed file.
+      if (/^(From |Date: )/) next
+      if (/^---$/) { stat = 1; next }
+      if (stat) next
+      if (/^\t\* /) { entry = $2; sub (/:$/, "", entry); drop = allowed(entry) }
+      else if (!/^\t[^(]/) drop = 0
+      if (!drop) print
+      next
+    }
+    skip || /^(index |@@|--- |\+\+\+ | )/ { next }
+    { print }' "$1"
+}
+
+n_release=$(ls "$release"/[0-9]*.patch | grep -vc /0000-cover-letter.patch)
+n_master=$(ls "$master"/[0-9]*.patch | grep -vc /0000-cover-letter.patch)
+[ "$n_release" -eq "$n_master" ] ||
+  { echo "series-drift: $n_release patches in patches/, $n_master in patches-master/"; exit 1; }
+
+status=0
+for p in "$release"/[0-9]*.patch; do
+  name=${p##*/}
+  case $name in 0000-cover-letter.patch) continue ;; esac
+  q=$(ls "$master/${name%%-*}"-*.patch)
+  changes "$p" > "$tmp/release"
+  changes "$q" > "$tmp/master"
+  if ! diff -u "$tmp/release" "$tmp/master" > "$tmp/diff"; then
+    echo "series-drift: ${name} and ${q##*/} differ:"
+    head -n 40 "$tmp/diff"
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "series-drift: the $n_release patches of both series are the same change"
+exit $status
