@@ -39,6 +39,11 @@ listed() {
 # stops early leaves none.
 find "$objdir" \( -name test-suite.log -o -name rerun-suite.log \
   -o -name '*.try[0-9].log' -o -name '*.try[0-9].trs' \) -exec rm -f {} +
+# An elfutils test works in ${TMPDIR:-/var/tmp}/elfutils-test-PID, and a
+# test that fails can leave files there (backtrace-native-core.sh leaves
+# its core); a later test whose process gets the same PID then fails to
+# remove the directory.  Start without any.
+rm -rf "${TMPDIR:-/var/tmp}"/elfutils-test-*
 echo "check: make check -j$(nproc) in $objdir, output in $objdir/check.log"
 : > "$tmp/suites"
 status=0
