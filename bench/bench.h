@@ -69,6 +69,11 @@ struct elf_layout
   uint64_t relro_vaddr, relro_memsz;
 };
 
+/* The least that learning a file's layout takes: open PATH, read its
+   ELF header and program headers, close it.  Returns false if that
+   fails or it is no ELF file.  */
+extern bool elf_headers_read (const char *path);
+
 /* Read PATH's layout.  Only 64-bit little-endian ET_DYN and ET_EXEC
    files with up to LAYOUT_MAX_LOADS loads are accepted: returns false for
    anything else.  */
@@ -117,7 +122,9 @@ struct contender
 extern const struct contender contender_mmap;
 extern const struct contender contender_report_elf;
 extern const struct contender contender_proc_maps;
+extern const struct contender contender_module;
 extern const struct contender contender_floor;
+extern const struct contender contender_floor_open;
 
 
 /* Helpers for the contenders that keep a Dwfl per process.  Their state

@@ -1,6 +1,10 @@
 /* Contender (d), the floor: what any contender must do for a piece, parse
    it (the driver does) and find what is known of its file and base with
-   one hash lookup.  No libdwfl.  */
+   one hash lookup.  No libdwfl.  Contender (d+), floor-open, is the
+   floor of a piece of a file not seen before: the same, and for the
+   first piece of each file in each process, open it, read its ELF header
+   and program headers and close it, the least that learning the file's
+   layout takes (a Dwfl is one process, and knows only its own files).  */
 
 #include <stdlib.h>
 
@@ -9,7 +13,9 @@
 struct floor_state
 {
   struct table *known;		/* (path, pid, start - pgoff).  */
+  struct table *files;		/* (path, pid, 0), for floor-open.  */
   size_t pieces;
+  size_t failures;
 };
 
 static void *
@@ -19,6 +25,7 @@ floor_start (void)
   if (s == NULL)
     bench_fail ("out of memory");
   s->known = table_new ();
+  s->files = table_new ();
   return s;
 }
 
@@ -30,6 +37,19 @@ floor_piece (void *state, const struct piece *piece)
 			    piece->start - piece->pgoff, true);
   /* Something to store, so that the lookup is not optimized away.  */
   *slot = (void *) (uintptr_t) ++s->pieces;
+}
+
+static void
+floor_open_piece (void *state, const struct piece *piece)
+{
+  struct floor_state *s = state;
+  void **slot = table_slot (s->files, piece->path, piece->pid, 0, true);
+  if (*slot == NULL)
+    {
+      *slot = s;
+      s->failures += ! elf_headers_read (piece->path);
+    }
+  floor_piece (state, piece);
 }
 
 static void
@@ -51,6 +71,7 @@ floor_finish (void *state)
 {
   struct floor_state *s = state;
   table_free (s->known, NULL);
+  table_free (s->files, NULL);
   free (s);
 }
 
@@ -59,6 +80,17 @@ const struct contender contender_floor =
   .name = "floor",
   .start = floor_start,
   .piece = floor_piece,
+  .flush = floor_flush,
+  .lookup = floor_lookup,
+  .check = NULL,
+  .finish = floor_finish,
+};
+
+const struct contender contender_floor_open =
+{
+  .name = "floor-open",
+  .start = floor_start,
+  .piece = floor_open_piece,
   .flush = floor_flush,
   .lookup = floor_lookup,
   .check = NULL,

@@ -7,7 +7,9 @@
 			CONTENDER INPUT  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +19,14 @@
 
 #include "bench.h"
 
+/* The driver linked with an elfutils without the series (make
+   BENCH_PRISTINE) has only the contenders that need none of it.  */
 static const struct contender *const contenders[] =
 {
+#ifndef BENCH_PRISTINE
   &contender_mmap, &contender_report_elf, &contender_proc_maps,
-  &contender_floor,
+#endif
+  &contender_module, &contender_floor, &contender_floor_open,
 };
 
 struct phase
@@ -191,7 +197,30 @@ status_kb (const char *field)
   return kb;
 }
 
-/* Every module of libdwfl holds an open file: allow as many as the
+/* The bytes malloc has handed out and not had back.  */
+static size_t
+heap_bytes (void)
+{
+  struct mallinfo2 mi = mallinfo2 ();
+  return mi.uordblks + mi.hblkhd;
+}
+
+/* The descriptors this process has open.  */
+static long
+open_fds (void)
+{
+  DIR *dir = opendir ("/proc/self/fd");
+  if (dir == NULL)
+    return -1;
+  long n = 0;
+  struct dirent *d;
+  while ((d = readdir (dir)) != NULL)
+    n += d->d_name[0] != '.';
+  closedir (dir);
+  return n - 1;			/* Not DIR's own.  */
+}
+
+/* A module of dwfl_report_elf holds an open file: allow as many as the
    system does.  */
 static void
 raise_file_limit (void)
@@ -214,6 +243,8 @@ run_once (const struct contender *c, const struct input *input,
 	  const struct options *opt, const struct truth *truth, int run)
 {
   long rss_start = status_kb ("VmRSS");
+  size_t heap_start = heap_bytes ();
+  long fds_start = open_fds ();
   void *state = c->start ();
   size_t hits = 0;
   for (size_t i = 0; i < input->nphases; ++i)
@@ -227,9 +258,12 @@ run_once (const struct contender *c, const struct input *input,
       uint64_t t1 = now_ns ();
       printf ("run=%d phase=%s pieces=%zu ns=%llu\n", run, phase->name,
 	      done, (unsigned long long) (t1 - t0));
+      /* What the modules hold before anything asks for their ELF.  */
       if (run == 1)
-	printf ("mem phase=%s rss_start_kb=%ld hwm_kb=%ld\n", phase->name,
-		rss_start, status_kb ("VmHWM"));
+	printf ("mem phase=%s rss_start_kb=%ld hwm_kb=%ld heap_bytes=%zd "
+		"fds=%ld\n", phase->name, rss_start, status_kb ("VmHWM"),
+		(ssize_t) (heap_bytes () - heap_start),
+		open_fds () - fds_start);
     }
   if (opt->lookup)
     printf ("run=%d lookup_hits=%zu\n", run, hits);

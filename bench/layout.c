@@ -67,3 +67,22 @@ elf_layout_read (const char *path, struct elf_layout *layout)
   close (fd);
   return ok;
 }
+
+bool
+elf_headers_read (const char *path)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  Elf64_Ehdr ehdr;
+  Elf64_Phdr phdrs[256];
+  bool ok = (pread (fd, &ehdr, sizeof ehdr, 0) == sizeof ehdr
+	     && memcmp (ehdr.e_ident, ELFMAG, SELFMAG) == 0
+	     && ehdr.e_phentsize == sizeof phdrs[0]
+	     && ehdr.e_phnum <= 256
+	     && (pread (fd, phdrs, ehdr.e_phnum * sizeof phdrs[0],
+			ehdr.e_phoff)
+		 == (ssize_t) (ehdr.e_phnum * sizeof phdrs[0])));
+  close (fd);
+  return ok;
+}

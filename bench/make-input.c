@@ -1,12 +1,16 @@
 /* Make the benchmark's inputs, lines of pieces as bench.h describes them,
    and the truth the contenders are judged by.
-   Usage: make-input perf < PERF-SCRIPT-OUTPUT > PIECES
-	  make-input maps [PROC] > PIECES
+   Usage: make-input perf [SINCE] < PERF-SCRIPT-OUTPUT > PIECES
+	  make-input maps [SINCE [PROC]] > PIECES
 	  make-input truth < PIECES > TRUTH
 	  make-input synth N TOTAL TRUTH LIB... > PIECES
    perf reads the PERF_RECORD_MMAP2 lines of perf script --show-mmap-events,
    maps the /proc/PID/maps of every process; both keep only pieces of
-   64-bit ELF executables and shared objects.  synth maps the LIBs in turn
+   64-bit ELF executables and shared objects, and with SINCE (seconds
+   since the epoch) only of files not modified since then and, for perf,
+   that are still the file (inode) that was mapped: a file rewritten in
+   place while a contender maps it can vanish under it (SIGBUS), and one
+   replaced is not what was mapped.  synth maps the LIBs in turn
    at N addresses, piece by piece as the dynamic loader does, then repeats
    pieces of them until there are TOTAL pieces.  */
 
@@ -18,12 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 
 static const char usage_text[] =
-  "usage: make-input perf < PERF-SCRIPT-OUTPUT\n"
-  "       make-input maps [PROC]\n"
+  "usage: make-input perf [SINCE] < PERF-SCRIPT-OUTPUT\n"
+  "       make-input maps [SINCE [PROC]]\n"
   "       make-input truth < PIECES\n"
   "       make-input synth N TOTAL TRUTH LIB...\n";
 
@@ -70,6 +75,27 @@ layout_of (struct table *cache, const char *path)
   return l->nloads > 0 ? l : NULL;
 }
 
+/* Files modified at or after this time are left out; 0 keeps all.  */
+static time_t stable_since;
+
+/* Whether PATH is unchanged since STABLE_SINCE and, if INO is not 0, is
+   still the file with inode INO; remembered in CACHE.  */
+static bool
+stable (struct table *cache, const char *path, uint64_t ino)
+{
+  if (stable_since == 0)
+    return true;
+  void **slot = table_slot (cache, path, ino, 1, true);
+  if (*slot == NULL)
+    {
+      struct stat st;
+      bool ok = (stat (path, &st) == 0 && st.st_mtime < stable_since
+		 && (ino == 0 || st.st_ino == ino));
+      *slot = ok ? (void *) cache : (void *) path;
+    }
+  return *slot == cache;
+}
+
 /* Parse maps' "rwxp" into PROT_* bits.  */
 static int
 parse_perms (const char *s)
@@ -103,14 +129,15 @@ from_perf (void)
 	line[len - 1] = '\0';
       const char *p = strstr (line, "PERF_RECORD_MMAP2 ");
       long pid;
-      unsigned long long start, length, pgoff;
+      unsigned long long start, length, pgoff, ino;
       char perms[5];
       int path_at;
       if (p == NULL
 	  || sscanf (p, "PERF_RECORD_MMAP2 %ld/%*d: [%llx(%llx) @ %llx "
-		     "%*x:%*x %*u %*u]: %4s %n", &pid, &start, &length,
-		     &pgoff, perms, &path_at) < 5
+		     "%*x:%*x %llu %*u]: %4s %n", &pid, &start, &length,
+		     &pgoff, &ino, perms, &path_at) < 6
 	  || p[path_at] != '/'
+	  || ! stable (cache, p + path_at, ino)
 	  || layout_of (cache, p + path_at) == NULL)
 	continue;
       print_piece (pid, start, length, pgoff, parse_perms (perms),
@@ -143,6 +170,7 @@ maps_of (struct table *cache, const char *proc, long pid)
       if (sscanf (line, "%llx-%llx %4s %llx %*x:%*x %*u %n", &start, &end,
 		  perms, &pgoff, &path_at) < 4
 	  || path_at == 0 || line[path_at] != '/'
+	  || ! stable (cache, line + path_at, 0)
 	  || layout_of (cache, line + path_at) == NULL)
 	continue;
       print_piece (pid, start, end - start, pgoff, parse_perms (perms),
@@ -448,10 +476,16 @@ int
 main (int argc, char **argv)
 {
   page_size = sysconf (_SC_PAGESIZE);
-  if (argc == 2 && strcmp (argv[1], "perf") == 0)
-    return from_perf ();
-  if ((argc == 2 || argc == 3) && strcmp (argv[1], "maps") == 0)
-    return from_maps (argc == 3 ? argv[2] : "/proc");
+  if ((argc == 2 || argc == 3) && strcmp (argv[1], "perf") == 0)
+    {
+      stable_since = argc == 3 ? atol (argv[2]) : 0;
+      return from_perf ();
+    }
+  if (argc >= 2 && argc <= 4 && strcmp (argv[1], "maps") == 0)
+    {
+      stable_since = argc >= 3 ? atol (argv[2]) : 0;
+      return from_maps (argc == 4 ? argv[3] : "/proc");
+    }
   if (argc == 2 && strcmp (argv[1], "truth") == 0)
     return truth ();
   if (argc >= 6 && strcmp (argv[1], "synth") == 0)

@@ -1,10 +1,16 @@
 #!/bin/bash
 # Benchmark dwfl_report_elf_mmap against today's workarounds on the same
-# pieces: make the inputs (a perf recording of a parallel build, the maps
-# of every process, synthetic streams), run each contender on each, and
-# write bench/RESULTS.md and bench/scaling.png (full) or check that every
-# contender ran and (a) had no wrong bias (smoke).  Work files go to
-# OUT (default build/bench/MODE).  TREE and OBJDIR as for the profiler.
+# pieces: make the inputs (perf recordings of a parallel build, the maps
+# of every process, synthetic streams), run each contender on each, time
+# perfsym against perf on the recordings, and write bench/RESULTS.md and
+# bench/scaling.png (full) or check that every contender ran, that (a)
+# had no wrong bias and that its modules hold no descriptor (smoke).
+# Work files go to OUT (default build/bench/MODE).  TREE and OBJDIR as
+# for the profiler; PRISTINE_OBJDIR is an elfutils built without the
+# series, for contender (e) (default build/pristine-obj, else one this
+# script builds in build/bench/pristine-obj from the release tarball in
+# a full run; a smoke run without one skips (e) on it and says so);
+# PERFSYM is the profiler (default build/profiler/perfsym).
 # Usage: bench/run.sh full|smoke
 set -eu
 
@@ -16,25 +22,47 @@ tree=${TREE:-$top/build/elfutils}
 objdir=${OBJDIR:-$top/build/obj}
 bindir=$top/build/bench
 out=${OUT:-$bindir/$mode}
+perfsym=${PERFSYM:-$top/build/profiler/perfsym}
+. "$top/elfutils.version"
+tarball=${ELFUTILS_TARBALL:-$top/build/dl/elfutils-$ELFUTILS_VERSION.tar.bz2}
 
-# The sizes of each mode.  Every libdwfl module holds an open file, and
-# the hard limit on open files is what bounds N (see RESULTS.md).
+# The machine is shared: every program of the run is niced.
+renice -n 10 -p $$ > /dev/null 2>&1 || true
+
+# The sizes of each mode.  Modules of dwfl_report_elf_mmap hold no file,
+# so N goes to 10^5; those of dwfl_report_elf (b) hold one each, and the
+# hard limit on open files caps (b) at B_CAP modules (see NOTES.md).
+b_cap=$(( $(ulimit -Hn) - 1000 ))
 if [ "$mode" = full ]; then
-  runs=5; builds=5; total=1000000
-  sizes="100 1000 10000 19000"; scale_sizes="100 300 1000 3000 10000 19000"
-  grind_sizes="100 300 1000 3000 10000"; maps_sizes="100 1000"
-  grind_known="1000 100000"
+  runs=5; total=1000000
+  sizes="100 1000 10000 19000 100000"
+  scale_sizes="100 300 1000 3000 10000 19000 30000 100000"
+  grind_sizes="100 300 1000 3000 10000 30000 100000"
+  maps_sizes="100 1000"; grind_known="1000 100000"
   # (b) reports a new module in time linear in the modules there are
   # (seconds per run at N = 10^4): one run, and callgrind up to 3000.
   slow_runs=1; slow_from=10000; slow_grind=3000
+  # (e) on all pieces makes overlapping modules, and its cost per piece
+  # grows with N on both sides; on executable pieces, today's libdwfl
+  # is quadratic.  The largest N and callgrind N of each.
+  e_all_max=1000; e_all_grind=300; e_pristine_all_max=1000
+  e_pristine_all_grind=300; e_exec_grind=30000
+  e_pristine_exec_max=10000; e_pristine_exec_grind=3000
+  newfiles=1000; newfile_rounds=9
+  record_freq=1000
 else
-  runs=3; builds=1; total=20000
-  sizes="100 1000"; scale_sizes="100 1000"; grind_sizes="100"; maps_sizes="100"
-  grind_known="100 5000"
+  runs=3; total=20000
+  sizes="100 1000"; scale_sizes="100 1000"; grind_sizes="100"
+  maps_sizes="100"; grind_known="100 5000"
   slow_runs=1; slow_from=1000; slow_grind=100
+  e_all_max=300; e_all_grind=100; e_pristine_all_max=300
+  e_pristine_all_grind=100; e_exec_grind=100
+  e_pristine_exec_max=1000; e_pristine_exec_grind=100
+  newfiles=100; newfile_rounds=3
+  record_freq=250
 fi
 
-log() { echo "bench: $*" >&2; }
+log() { echo "bench: $(date -u +%H:%M:%S) $*" >&2; }
 
 make -s -C "$top/bench" TREE="$tree" OBJDIR="$objdir" OUT="$bindir"
 rm -rf "$out"
@@ -43,24 +71,71 @@ driver=$bindir/bench-driver
 make_input=$bindir/make-input
 results=$out/results.txt
 : > "$results"
+started=$(date +%s)
 
-# Run the driver; digest its output into results.txt lines
+# The load of the machine, for the reader of the results.
+note_load() {
+  echo "load $1 $(cut -d' ' -f1-3 /proc/loadavg)" >> "$results"
+}
+note_load start
+
+# An elfutils without the series for contender (e): given, the project's,
+# or built here from the release tarball as scripts/build-elfutils.sh
+# builds the patched one (full runs only: it takes minutes).
+pristine_obj=${PRISTINE_OBJDIR:-}
+if [ -z "$pristine_obj" ]; then
+  for d in "$top/build/pristine-obj" "$bindir/pristine-obj"; do
+    [ -f "$d/libdw/libdw.so" ] && { pristine_obj=$d; break; }
+  done
+fi
+if [ -z "$pristine_obj" ] && [ "$mode" = full ]; then
+  log "no elfutils without the series: building one in $bindir/pristine-obj"
+  src=$bindir/elfutils-$ELFUTILS_VERSION
+  [ -f "$src/configure" ] || { mkdir -p "$src"
+    tar xjf "$tarball" --no-same-owner --strip-components=1 -C "$src"; }
+  "$top/scripts/build-elfutils.sh" "$src" "$bindir/pristine-obj"
+  pristine_obj=$bindir/pristine-obj
+fi
+driver_p=
+if [ -n "$pristine_obj" ] && [ -f "$pristine_obj/libdw/libdw.so" ]; then
+  pristine_tree=$(sed -n 's/^abs_top_srcdir = //p' "$pristine_obj/Makefile")
+  make -s -C "$top/bench" pristine TREE="$tree" OBJDIR="$objdir" \
+       OUT="$bindir" PRISTINE_TREE="$pristine_tree" \
+       PRISTINE_OBJDIR="$pristine_obj"
+  driver_p=$bindir/bench-driver-pristine
+  echo "pristine $pristine_obj" >> "$results"
+else
+  log "SKIP: contender (e) on elfutils without the series: none built" \
+      "(no build/pristine-obj; a full run builds one)"
+  echo "pristine none" >> "$results"
+fi
+
+# Run a driver, appending its output to RAW.  Usage: run_driver BIN RAW ARGS
+run_driver() {
+  bin=$1; raw=$2; shift 2
+  "$bin" "$@" >> "$raw"
+}
+
+# Digest a driver's output into results.txt lines
 #   TAG phase NAME pieces N ns MEDIAN-OF-RUNS
-#   TAG mem NAME KB-ABOVE-START
+#   TAG mem NAME KB-ABOVE-START HEAP-BYTES FDS
 #   TAG check MODULES WRONG UNKNOWN
+#   TAG hits LOOKUPS-THAT-FOUND-A-MODULE
 # where TAG is "INPUT CONTENDER".
-drive() {
-  tag=$1; shift
-  raw=$out/raw/$(echo "$tag" | tr ' ' '-').txt
-  "$driver" "$@" > "$raw"
-  awk -v tag="$tag" '
+# With a third argument, the first run of each driver is a warm-up.
+digest() {
+  tag=$1; raw=$2; warm=${3:-}
+  awk -v tag="$tag" -v warm="$warm" '
+    warm != "" && /^run=1 / { next }
     /^run=/ && / phase=/ {
       split ($2, p, "="); split ($3, c, "="); split ($4, t, "=")
       ns[p[2]] = ns[p[2]] " " t[2]; pieces[p[2]] = c[2]
       if (!(p[2] in order)) { order[p[2]] = ++nph; names[nph] = p[2] }
     }
+    /^run=[0-9]* lookup_hits=/ { split ($2, h, "="); hits = h[2] }
     /^mem / { split ($2, p, "="); split ($3, r, "="); split ($4, h, "=")
-	      mem[p[2]] = h[2] - r[2] }
+	      split ($5, hb, "="); split ($6, fd, "=")
+	      mem[p[2]] = (h[2] - r[2]) " " hb[2] " " fd[2] }
     /^check / { split ($2, m, "="); split ($3, w, "="); split ($4, u, "=")
 		print tag, "check", m[2], w[2], u[2] }
     END {
@@ -73,34 +148,145 @@ drive() {
 	print tag, "phase", name, "pieces", pieces[name], "ns", med
 	if (name in mem) print tag, "mem", name, mem[name]
       }
+      if (hits != "") print tag, "hits", hits
     }' "$raw" >> "$results"
 }
 
-# (1) A perf recording of parallel builds of perfsym, all maps (-d).
-log "recording $builds parallel build(s) with perf record -a -d"
-target=
-[ "$mode" = smoke ] && target=$out/build/make-perfdata
-perf record -q -a -d -o "$out/perf.data" -- sh -c '
-  for i in $(seq '"$builds"'); do
-    make -s -B -C "$1/profiler" -j2 TREE="$2" OBJDIR="$3" OUT="$4/build" '"$target"'
-  done' sh "$top" "$tree" "$objdir" "$out" > "$out/record.log" 2>&1
-perf script -i "$out/perf.data" --show-mmap-events 2> /dev/null |
-  "$make_input" perf > "$out/perf.pieces"
+# Run the driver BIN on one input and digest it.  Usage: drive TAG BIN ARGS
+drive() {
+  tag=$1; bin=$2; shift 2
+  raw=$out/raw/$(echo "$tag" | tr ' ' '-').txt
+  : > "$raw"
+  run_driver "$bin" "$raw" "$@"
+  digest "$tag" "$raw"
+}
+
+# Instructions inside run_phase under callgrind.  Usage: grind TAG BIN ARGS
+grind() {
+  tag=$1; bin=$2; shift 2
+  cg=$out/raw/callgrind-$(echo "$tag" | tr ' ' '-').out
+  valgrind -q --tool=callgrind --collect-atstart=no \
+	   --toggle-collect=run_phase --callgrind-out-file="$cg" \
+	   "$bin" "$@" > "$cg.txt"
+  echo "$tag ir $(awk '/^(summary|totals):/ { print $2; exit }' "$cg")" \
+       >> "$results"
+}
+
+# Time COMMAND (wall seconds, peak RSS) with its output thrown away:
+#   perfsym REC TOOL wall SECONDS rss KB status STATUS
+# Usage: time_tool REC TOOL COMMAND...
+time_tool() {
+  rec=$1; tool=$2; shift 2
+  st=0
+  /usr/bin/time -f '%e %M' -o "$out/raw/time-$rec-$tool.txt" "$@" \
+    > "$out/raw/out-$rec-$tool.txt" 2> "$out/raw/err-$rec-$tool.txt" || st=$?
+  # A profile's output is kept for the smoke's check: its first lines.
+  head -c 200000 "$out/raw/out-$rec-$tool.txt" > "$out/raw/head-$rec-$tool.txt"
+  rm -f "$out/raw/out-$rec-$tool.txt"
+  read -r wall rss < <(tail -n 1 "$out/raw/time-$rec-$tool.txt")
+  echo "perfsym $rec $tool wall $wall rss $rss status $st" >> "$results"
+}
+
+# (1) perf recordings of a parallel build, system-wide: one with every
+# mapping (-d) and one with call chains (-g), made at the same time of
+# the same build, one perf inside the other.  Full: lib/ and libelf/ of
+# the elfutils release, make -j4 in a scratch build directory configured
+# once (configure is not recorded).  Smoke: one build of perfsym.
+if [ "$mode" = full ]; then
+  scratch=$bindir/scratch-obj
+  src=$bindir/elfutils-$ELFUTILS_VERSION
+  if [ ! -f "$scratch/config.status" ]; then
+    log "configuring the elfutils release in $scratch (once)"
+    [ -f "$src/configure" ] || { mkdir -p "$src"
+      tar xjf "$tarball" --no-same-owner --strip-components=1 -C "$src"; }
+    mkdir -p "$scratch"
+    (cd "$scratch" && "$src/configure" --disable-debuginfod \
+       --disable-libdebuginfod > configure.log 2>&1) ||
+      { log "configure failed, see $scratch/config.log"; exit 1; }
+  fi
+  make -s -C "$scratch/lib" clean > /dev/null
+  make -s -C "$scratch/libelf" clean > /dev/null
+  workload="make -s -j4 -C '$scratch/lib' && make -s -j4 -C '$scratch/libelf'"
+else
+  workload="make -s -B -C '$top/profiler' -j2 TREE='$tree' OBJDIR='$objdir' OUT='$out/build' '$out/build/make-perfdata'"
+fi
+# What came before (building elfutils 0.192, configuring the scratch
+# build) is done once, not in every run.
+echo "setup $(( $(date +%s) - started ))" >> "$results"
+started=$(date +%s)
+log "recording a parallel build with perf record -a -d and -a -g at $record_freq Hz"
+note_load record
+# Files modified from now on are left out of the real inputs (make-input).
+rec_start=$(date +%s)
+perf record -q -a -g -F "$record_freq" -o "$out/perf-g.data" -- \
+  perf record -q -a -d -F "$record_freq" -o "$out/perf.data" -- \
+  sh -c "$workload" > "$out/record.log" 2>&1 ||
+  { tail -n 20 "$out/record.log" >&2; log "recording failed"; exit 1; }
+perf script -i "$out/perf.data" --show-mmap-events --show-task-events \
+  2> /dev/null > "$out/perf.script"
+"$make_input" perf "$rec_start" < "$out/perf.script" > "$out/perf.pieces"
+# What each recording holds: perf's counts of its events, and the
+# processes (a fork to a new pid) and execs that the -d one saw.
+for rec in perf perf-g; do
+  perf report -i "$out/$rec.data" --stats 2> /dev/null | awk -v rec=$rec '
+    $2 == "events:" && !($1 in n) { n[$1] = $3 }
+    END { printf "recording %s samples %d forks %d comms %d mmaps %d\n", rec,
+	    n["SAMPLE"], n["FORK"], n["COMM"], n["MMAP2"] + n["MMAP"] }' \
+    >> "$results"
+done
+awk '/ PERF_RECORD_FORK\(/ { s = $0; sub (/.*PERF_RECORD_FORK\(/, "", s)
+       split (s, f, /[():]+/); if (f[1] != f[3]) procs++ }
+     / PERF_RECORD_COMM exec:/ { execs++ }
+     END { printf "processes %d execs %d\n", procs, execs }' \
+  "$out/perf.script" >> "$results"
+echo "workload $workload" >> "$results"
+echo "freq $record_freq" >> "$results"
+rm -f "$out/perf.script"
 # What perf records without -d: the executable pieces only.
 awk '$5 ~ /x/' "$out/perf.pieces" > "$out/perf-exec.pieces"
 "$make_input" truth < "$out/perf.pieces" > "$out/perf.truth"
 # (2) The maps of every process now.
-"$make_input" maps > "$out/maps.pieces"
+"$make_input" maps "$rec_start" > "$out/maps.pieces"
 "$make_input" truth < "$out/maps.pieces" > "$out/maps.truth"
+
+# perfsym against perf on both recordings: the same flat profile
+# (perf report --stdio as perfsym prints it), and perf script.
+log "perfsym, perf report and perf script on the recordings"
+note_load perfsym
+for rec in perf perf-g; do
+  f=$out/$rec.data
+  time_tool $rec perfsym "$perfsym" -i "$f"
+  time_tool $rec report perf report --stdio --no-children -n \
+    --sort comm,dso,sym -g none -i "$f"
+  time_tool $rec script perf script -i "$f"
+done
+# Where perfsym's time goes: perf record -g of it on the -a -d recording.
+perf record -q -g -F 499 -o "$out/perfsym-prof.data" -- \
+  "$perfsym" -i "$out/perf.data" > /dev/null 2> "$out/raw/perfsym-prof.err" ||
+  log "perf record of perfsym failed"
+perf report -i "$out/perfsym-prof.data" --stdio --no-children \
+  --sort dso,sym 2> /dev/null | awk '/^ +[0-9.]+%/ { print; if (++n == 15) exit }' \
+  > "$out/perfsym-profile.txt"
+rm -f "$out/perfsym-prof.data"
 
 log "real inputs: $(wc -l < "$out/perf.pieces") perf pieces,"\
 " $(wc -l < "$out/maps.pieces") maps pieces"
-for c in mmap report-elf proc-maps floor; do
-  drive "perf $c" -r "$runs" -t "$out/perf.truth" $c "$out/perf.pieces"
-  drive "perf-exec $c" -r "$runs" -t "$out/perf.truth" $c \
+note_load real
+for c in mmap report-elf proc-maps module floor floor-open; do
+  drive "perf $c" "$driver" -r "$runs" -t "$out/perf.truth" $c \
+	"$out/perf.pieces"
+  drive "perf-exec $c" "$driver" -r "$runs" -t "$out/perf.truth" $c \
 	"$out/perf-exec.pieces"
-  drive "maps $c" -r "$runs" -b -t "$out/maps.truth" $c "$out/maps.pieces"
+  drive "maps $c" "$driver" -r "$runs" -b -t "$out/maps.truth" $c \
+	"$out/maps.pieces"
 done
+if [ -n "$driver_p" ]; then
+  drive "perf module-pristine" "$driver_p" -r "$runs" module "$out/perf.pieces"
+  drive "perf-exec module-pristine" "$driver_p" -r "$runs" module \
+	"$out/perf-exec.pieces"
+  drive "maps module-pristine" "$driver_p" -r "$runs" -b module \
+	"$out/maps.pieces"
+fi
 
 # (3) Synthetic streams: a handful of real libraries at N addresses.
 libs=
@@ -111,59 +297,135 @@ for l in libc.so.6 libm.so.6 libz.so.1 libstdc++.so.6 libgcc_s.so.1 \
 done
 [ -n "$libs" ] || { log "no libraries for the synthetic streams"; exit 1; }
 echo "libs$libs" >> "$results"
+echo "cap $b_cap" >> "$results"
 
-synth() {  # N TOTAL -> $out/synth-N[-TOTAL].pieces and .truth
+synth() {  # N TOTAL -> $out/synth-N-TOTAL.pieces and .truth
   name=$out/synth-$1-$2
   [ -f "$name.pieces" ] ||
     "$make_input" synth "$1" "$2" "$name.truth" $libs > "$name.pieces"
 }
+# The same stream's executable pieces: what perf record keeps without -d.
+synth_exec() {  # N -> $out/synth-N-exec.pieces
+  synth "$1" 0
+  [ -f "$out/synth-$1-exec.pieces" ] ||
+    awk '/^@/ || $5 ~ /x/' "$out/synth-$1-0.pieces" > "$out/synth-$1-exec.pieces"
+}
 
+note_load synthetic
 for n in $sizes; do
   log "synthetic, $n modules, $total pieces"
   synth "$n" "$total"
   s=$out/synth-$n-$total
-  for c in mmap report-elf floor; do
+  for c in mmap report-elf module floor; do
     r=$runs
+    # Judging a module's bias opens its file (dwfl_module_getelf): only
+    # up to the open file limit.
+    t="-t $s.truth"
+    [ "$n" -gt "$b_cap" ] && t=
+    [ $c = report-elf ] && [ "$n" -gt "$b_cap" ] && continue
     [ $c = report-elf ] && [ "$n" -ge "$slow_from" ] && r=$slow_runs
-    drive "synth-$n $c" -r "$r" -t "$s.truth" $c "$s.pieces"
+    # (e) on all pieces gets slower per piece with N (see scaling).
+    [ $c = module ] && [ "$n" -gt "$e_all_max" ] && continue
+    drive "synth-$n $c" "$driver" -r "$r" $t $c "$s.pieces"
   done
   # (c) reports every mapping again for each piece: a few hundred each.
   case " $maps_sizes " in *" $n "*)
-    drive "synth-$n proc-maps" -r 3 -k 300 -t "$s.truth" proc-maps \
-	  "$s.pieces" ;;
+    drive "synth-$n proc-maps" "$driver" -r 3 -k 300 -t "$s.truth" \
+	  proc-maps "$s.pieces" ;;
   esac
+done
+
+# The first piece of a new file: a stream of NEWFILES modules, each of a
+# file of its own (hard links to copies of the libraries, in one
+# directory), (a) against the floor of opening the file and reading its
+# headers, run in turn so that both see the same load; each driver's
+# first run, slower for every contender (a new process), is a warm-up.
+log "synthetic, $newfiles new files"
+files=$bindir/newfiles
+mkdir -p "$files"
+newlibs=
+i=0
+for l in $libs; do
+  cmp -s "$l" "$files/lib$i.so" || cp "$l" "$files/lib$i.so"
+  i=$((i + 1))
+done
+for k in $(seq 0 $((newfiles - 1))); do
+  f=$files/new-$k.so
+  [ "$f" -ef "$files/lib$((k % i)).so" ] || ln -f "$files/lib$((k % i)).so" "$f"
+  newlibs="$newlibs $f"
+done
+"$make_input" synth "$newfiles" 0 "$out/newfiles.truth" $newlibs \
+  > "$out/newfiles.pieces"
+for c in mmap floor-open floor report-elf; do
+  : > "$out/raw/newfiles-$c.txt"
+done
+for r in $(seq "$newfile_rounds"); do
+  for c in mmap floor-open floor report-elf; do
+    run_driver "$driver" "$out/raw/newfiles-$c.txt" -r 2 -p first \
+	       $( [ "$r" = 1 ] && echo "-t $out/newfiles.truth" ) $c \
+	       "$out/newfiles.pieces"
+  done
+done
+for c in mmap floor-open floor report-elf; do
+  digest "newfiles $c" "$out/raw/newfiles-$c.txt" warm
 done
 
 # Scaling: the N modules' pieces, a dwfl_addrmodule after every report.
+note_load scaling
 for n in $scale_sizes; do
   log "scaling, $n modules, lookups interleaved"
   synth "$n" 0
+  synth_exec "$n"
   s=$out/synth-$n-0
   for c in mmap report-elf floor; do
     r=3
+    [ $c = report-elf ] && [ "$n" -gt "$b_cap" ] && continue
     [ $c = report-elf ] && [ "$n" -ge "$slow_from" ] && r=$slow_runs
-    drive "scale-$n $c" -r "$r" -l -p first,rest $c "$s.pieces"
+    drive "scale-$n $c" "$driver" -r "$r" -l -p first,rest $c "$s.pieces"
   done
   case " $maps_sizes " in *" $n "*)
-    drive "scale-$n proc-maps" -r 1 -l -p first,rest proc-maps \
+    drive "scale-$n proc-maps" "$driver" -r 1 -l -p first,rest proc-maps \
 	  "$s.pieces" ;;
   esac
+  # (e): all pieces and executable pieces, with the series and without.
+  [ "$n" -le "$e_all_max" ] &&
+    drive "scale-$n module" "$driver" -r 1 -l -p first,rest module "$s.pieces"
+  drive "xscale-$n module" "$driver" -r 1 -l -p first,rest module \
+	"$out/synth-$n-exec.pieces"
+  if [ -n "$driver_p" ]; then
+    [ "$n" -le "$e_pristine_all_max" ] &&
+      drive "scale-$n module-pristine" "$driver_p" -r 1 -l -p first,rest \
+	    module "$s.pieces"
+    [ "$n" -le "$e_pristine_exec_max" ] &&
+      drive "xscale-$n module-pristine" "$driver_p" -r 1 -l -p first,rest \
+	    module "$out/synth-$n-exec.pieces"
+  fi
 done
 
 # The same under callgrind: instructions inside run_phase only.
+note_load callgrind
 for n in $grind_sizes; do
   log "callgrind, $n modules"
   synth "$n" 0
+  synth_exec "$n"
+  s=$out/synth-$n-0.pieces
+  x=$out/synth-$n-exec.pieces
   for c in mmap report-elf floor; do
     [ $c = report-elf ] && [ "$n" -gt "$slow_grind" ] && continue
-    cg=$out/raw/callgrind-$n-$c.out
-    valgrind -q --tool=callgrind --collect-atstart=no \
-	     --toggle-collect=run_phase --callgrind-out-file="$cg" \
-	     "$driver" -r 1 -l -p first,rest $c "$out/synth-$n-0.pieces" \
-	     > /dev/null
-    ir=$(awk '/^(summary|totals):/ { print $2; exit }' "$cg")
-    echo "grind-$n $c ir $ir" >> "$results"
+    grind "grind-$n $c" "$driver" -r 1 -l -p first,rest $c "$s"
   done
+  [ "$n" -le "$e_all_grind" ] &&
+    grind "grind-$n module" "$driver" -r 1 -l -p first,rest module "$s"
+  [ "$n" -le "$e_exec_grind" ] &&
+    grind "xgrind-$n module" "$driver" -r 1 -l -p first,rest module "$x"
+  if [ -n "$driver_p" ]; then
+    [ "$n" -le "$e_pristine_all_grind" ] &&
+      grind "grind-$n module-pristine" "$driver_p" -r 1 -l -p first,rest \
+	    module "$s"
+    [ "$n" -le "$e_pristine_exec_grind" ] &&
+      grind "xgrind-$n module-pristine" "$driver_p" -r 1 -l -p first,rest \
+	    module "$x"
+  fi
 done
 # Instructions per known piece, for (a) and the floor: a stream of N
 # modules and known pieces after them, with and without its known phase.
@@ -183,11 +445,14 @@ for c in mmap floor; do
   echo "grind-known $c pieces $known" >> "$results"
 done
 
-for c in mmap report-elf; do
-  n=${grind_sizes##* }
-  [ $c = report-elf ] && n=$slow_grind
-  callgrind_annotate --inclusive=no "$out/raw/callgrind-$n-$c.out" \
-    2> /dev/null | head -30 > "$out/hot-$c.txt"
+for t in "grind-${grind_sizes##* } mmap" "grind-$slow_grind report-elf" \
+	 "grind-$e_all_grind module"; do
+  cg=$out/raw/callgrind-$(echo "$t" | tr ' ' '-').out
+  [ -f "$cg" ] || continue
+  callgrind_annotate --inclusive=no "$cg" 2> /dev/null | head -30 \
+    > "$out/hot-${t#* }.txt"
 done
 
+note_load end
+echo "elapsed $(( $(date +%s) - started ))" >> "$results"
 "$top/bench/summarize.sh" "$mode" "$out"
