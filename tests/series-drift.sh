@@ -7,7 +7,7 @@
 # there, the existing ELFUTILS_0.197 node here) and the ChangeLog
 # entries that name them; the cover letters, which say what each
 # series is based on; and the patches after the common ones that only
-# master can have, named below.  Context lines and hunk positions are
+# master can have, named below (and so the count in "[PATCH i/N]").  Context lines and hunk positions are
 # not compared: they are the bases'.
 # Usage: tests/series-drift.sh
 set -eu
@@ -30,6 +30,7 @@ changes() {
       # The message: no date, no diffstat, no ChangeLog entry of an
       # allowed file.
       if (/^(From |Date: )/) next
+      sub (/^Subject: \[PATCH [0-9]+\/[0-9]+\] /, "Subject: ")
       if (/^---$/) { stat = 1; next }
       if (stat) next
       if (/^\t\* /) { entry = $2; sub (/:$/, "", entry); drop = allowed(entry) }
@@ -43,7 +44,7 @@ changes() {
 
 # The patches only master has: its process tracker and eu-stackprof are
 # not in 0.192.
-master_only='libdwfl_stacktrace: Test that modules of dwfl_report_elf_mmap share a tracker'"'"'s files
+master_only='libdwfl_stacktrace: Test dwfl_report_elf_mmap with a process tracker
 stackprof: Report MMAP2 events with dwfl_report_elf_mmap'
 
 n_release=$(ls "$release"/[0-9]*.patch | grep -vc /0000-cover-letter.patch)
