@@ -1,11 +1,14 @@
 #!/bin/sh
 # Write the seed corpus of fuzz-report-elf-mmap.c to DIR: one input for
 # each kind of operation, in the harness's encoding (an operation byte,
-# then its arguments; see piece_from_input and op_report).  Files are
+# then its arguments; see piece_from_input and report_piece).  Files are
 # numbered as the harness numbers them: the testfiles by name (0 bfd,
 # 4 gold-unlikely, 5 lld, 6 lld-tiny, 8 mold-tiny, 9 nopie-bfd,
-# 10 nopie-lld, 11 pie-bfd, 14 pie-mold), then 0xc0 N for broken copy N
-# (FUZZ_TRACE=1 prints the list).
+# 10 nopie-lld, 11 pie-bfd, 12 pie-bfd-2m, 14 pie-mold), then 0xc0 N for
+# broken copy N (0xc0 0x42 pie-bfd.debug_only, 0xc0 0x96 directory),
+# 0xc0 0x98 the swap file (FUZZ_TRACE=1 prints the list).
+# The fixed-* seeds are not written here: they are the inputs of bugs
+# the harness found, kept as they were found (fuzz/README.md).
 # Usage: fuzz/make-corpus.sh DIR
 set -eu
 
@@ -30,9 +33,13 @@ seed ()
 # 03 segment piece (FILE LOAD HOW [PROT] FLAGS), 04 raw piece
 # (FILE A B C D [JUNK] FLAGS), 05 dwfl_report_begin,
 # 06 dwfl_report_begin_add, 07 dwfl_report_end (FLAGS), 08 lookup (HOW),
-# 09 query (MODULE WHERE), 0a dwfl_report_elf (FILE HOW).
-# Report FLAGS: 01 pass an open fd, 02 report twice, 04/08/0c name,
-# 10 check every lookup after.
+# 09 query (MODULE WHERE), 0a dwfl_report_elf (FILE HOW),
+# 0b dwfl_report_module (WHERE HOW), 0c piece in a hole (FILE WHERE
+# LOAD FLAGS), 0d change the swap file (HOW FILE: 00 replace by a copy,
+# 01 write over, 02 remove, 03 touch), 0e lazy (01 on, 00 off).
+# Report FLAGS: 01 pass an fd, 02 report twice, 04/08/0c name,
+# 10 check every lookup after, 20 with 01: the fd the input passes for
+# every piece of the file.
 
 # perf record -d events of lld, in order; then lookups and queries.
 seed perf-events-lld \
@@ -83,3 +90,73 @@ seed executables \
 seed twice-and-names \
   00 08 00 00 02  00 08 01 00 06  00 0e 00 00 0c  00 0e 01 00 0a \
   07 00  08 01
+
+# Holes: pie-bfd-2m as the kernel maps it, 2 MiB apart; pieces of
+# lld-tiny and lld in its holes, a module of dwfl_report_module in
+# another; lookups in and around them.
+seed holes-2m \
+  00 0c 06 00 00  00 0c 07 00 00  00 0c 08 00 00  00 0c 09 00 00 \
+  00 0c 0a 00 10  0c 06 00 00 10  0c 05 41 01 10  0b 41 03  08 01 \
+  07 00  08 01  09 00 40  09 01 40  09 02 40
+
+# A piece in a hole that runs onto the next piece of the module: it
+# replaces the module.
+seed hole-spill \
+  00 0c 06 00 00  00 0c 07 00 00  00 0c 08 00 00  0c 06 00 80 10  07 00 \
+  08 01
+
+# One descriptor for every piece of lld, reported twice too; the same
+# for files that fail (ET_REL, a directory); then pie-bfd's.
+seed fd-shared \
+  00 05 00 00 21  00 05 01 00 21  00 05 02 00 23  00 05 03 00 21 \
+  00 c0 18 00 00 21  00 c0 96 00 00 21  00 0b 06 00 21  07 00  08 01 \
+  09 00 40
+
+# Lazy: many pieces, by name and from descriptors, over two report
+# cycles, without wanting any ELF; then every module's.
+seed lazy-many \
+  0e 01  00 05 00 00 00  00 05 01 00 21  00 0b 06 00 01  00 0b 07 00 00 \
+  00 09 00 00 00  00 06 00 00 21  00 08 01 00 00  00 0e 00 00 00 \
+  00 0c 06 00 00  00 0c 07 00 21  05  00 05 00 00 00  00 0b 06 00 00 \
+  07 00  00 0d 00 00 00  00 0e 01 00 00  07 00  0e 00  09 00 40
+
+# The swap file (a copy of pie-bfd) replaced by lld after its pieces
+# were reported: the module's ELF is not the file mapped; lld's pieces
+# make a module of their own.
+seed swap-replaced \
+  0e 01  00 c0 98 06 00 00  00 c0 98 07 00 00  0d 00 05  09 00 40 \
+  00 c0 98 00 00 00  07 00  08 01  09 00 40  09 01 40
+
+# A module made from a descriptor finds its ELF after the file is
+# removed; pieces by name then fail, pieces from the descriptor grow
+# it; a new file under the name is another file.
+seed swap-fd-unlinked \
+  0e 01  00 c0 98 06 00 01  00 c0 98 07 00 21  0d 02 00  09 00 40 \
+  00 c0 98 08 00 00  00 c0 98 08 00 21  0d 00 06  00 c0 98 00 00 00 \
+  07 00  08 01
+
+# The file a module's descriptor was open on, written over with lld.
+seed swap-written-over \
+  0e 01  00 c0 98 06 00 01  0d 01 05  09 00 40  07 00
+
+# Touched: the same bytes, another modification time, another file.
+seed swap-touched \
+  0e 01  00 c0 98 06 00 00  0d 03 00  00 c0 98 06 00 00  07 00  08 01 \
+  09 00 40
+
+# Replaced by its separate debug file: a module, without an ELF.
+seed swap-debug-only \
+  00 c0 98 06 00 00  0d 00 c0 42  09 00 40  00 c0 98 06 00 00  07 00
+
+# Modules of dwfl_report_module and dwfl_report_elf among pieces: a
+# piece replaces the module it meets; after dwfl_report_begin, one is
+# reported again, and a piece keeps the module of dwfl_report_elf.
+seed mixed-kinds \
+  0b 20 03  0b 30 21  0a 0b 00  07 00  08 01  04 06 21 01 00 10 00 \
+  05  0b 30 21  03 0b 01 00 00  07 00  08 01  09 00 40
+
+# After dwfl_report_begin, lld-tiny where pie-bfd's text was; pie-bfd's
+# data piece keeps its module, which starts again from it.
+seed stale-revived \
+  03 0b 01 00 00  03 0b 03 00 00  07 00  05  04 06 01 00 00 10 00 \
+  03 0b 03 00 00  07 00  08 01
