@@ -101,6 +101,14 @@ check-master: deps
 	@test -n "$(ELFUTILS_GIT)" || { echo "make check-master: set ELFUTILS_GIT to a clone of elfutils' git repository" >&2; exit 2; }
 	scripts/check-master.sh $(ELFUTILS_GIT) $(BUILDDIR)/master
 
+# Every prefix of the series (the release alone, then patch by patch)
+# through elfutils' whole make check, in build/prefixes: each patch must
+# build, break no test and pass the tests it adds.  About an hour; not in
+# make check.
+.PHONY: check-prefixes
+check-prefixes: fetch
+	scripts/check-prefixes.sh $(TARBALL) $(BUILDDIR)/prefixes
+
 .PHONY: check-valgrind check-sanitize
 
 check-valgrind: build
