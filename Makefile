@@ -88,10 +88,9 @@ distclean:
 	@echo "distclean: warning: removing $(BUILDDIR), with the build tree $(TREE) and its work"
 	rm -rf $(BUILDDIR)
 
-# The series' new tests under valgrind (memory, leaks, open descriptors)
-# and under gcc's ASan, LSan and UBSan, each in a build of its own.
-# make check runs both (tests/new-tests-*.sh).
-VGDIR = $(BUILDDIR)/vg-obj
+# The series' new tests under valgrind (memory, leaks, open descriptors),
+# in the build, and under gcc's ASan, LSan and UBSan, in a build of its
+# own.  make check runs both (tests/new-tests-*.sh).
 SANDIR = $(BUILDDIR)/san-obj
 
 # patches-master/ on elfutils master, from a local clone of its git
@@ -112,7 +111,7 @@ check-prefixes: fetch
 .PHONY: check-valgrind check-sanitize
 
 check-valgrind: build
-	scripts/check-new-tests.sh valgrind $(TREE) $(VGDIR)
+	scripts/check-new-tests.sh valgrind $(TREE) $(OBJDIR)
 
 check-sanitize: build
 	scripts/check-new-tests.sh sanitize $(TREE) $(SANDIR)

@@ -23,7 +23,9 @@ die() { echo "check-master: $*" >&2; exit 1; }
 
 export GIT_AUTHOR_NAME=dwfl_report_elf_mmap GIT_AUTHOR_EMAIL=dwfl-mmap@invalid
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
-patches=$(ls "$top"/patches-master/[0-9]*.patch | grep -v /0000-cover-letter.patch)
+patches=$(for p in "$top"/patches-master/[0-9]*.patch; do
+            case $p in */0000-cover-letter.patch) ;; *) echo "$p" ;; esac
+          done)
 
 # A fresh tree of GIT at COMMIT in DIR, tagged upstream there.
 make_tree() {
@@ -52,20 +54,8 @@ rm -rf "$builddir/series-main"
 
 make_tree "$builddir/base" "$base"
 
-# Build TREE in OBJDIR and run its make check; the results of its tests,
-# "RESULT NAME" a line, go to OBJDIR/results.
-check_tree() {
-  "$top/scripts/build-elfutils.sh" "$1" "$2"
-  echo "check-master: make check in $2"
-  make -C "$2" -j"$(nproc)" check > "$2/check.log" 2>&1 || true
-  for trs in "$2"/tests/*.trs; do
-    printf '%s %s\n' "$(sed -n 's/^:test-result: //p' "$trs")" \
-      "$(basename "$trs" .trs)"
-  done | sort > "$2/results"
-}
-
-check_tree "$builddir/base" "$builddir/base-obj"
-check_tree "$builddir/series" "$builddir/series-obj"
+"$top/scripts/check-tree.sh" "$builddir/base" "$builddir/base-obj"
+"$top/scripts/check-tree.sh" "$builddir/series" "$builddir/series-obj"
 
 new_bad=$(grep -E '^(FAIL|ERROR|SKIP) ' "$builddir/series-obj/results" |
           grep -vxF -f "$builddir/base-obj/results" || true)
@@ -80,5 +70,5 @@ else
 fi
 
 "$top/scripts/check-new-tests.sh" valgrind "$builddir/series" \
-  "$builddir/series-vg-obj" || status=1
+  "$builddir/series-obj" || status=1
 exit $status

@@ -6,9 +6,12 @@
 # script then.  The logs of TEST are in OBJDIR/new-tests-logs/TEST/.
 # NEW_TESTS, if set, names the tests to run instead (e.g. just one).
 #
-# valgrind: configure --enable-valgrind; every program a test runs goes
-#   under elfutils' valgrind command (memcheck, --leak-check=full) with
-#   --track-fds=yes and a log file per process.  A test's own result is
+# valgrind: every program a test runs goes under elfutils' valgrind
+#   command (memcheck, --leak-check=full) with --track-fds=yes and a log
+#   file per process.  configure's --enable-valgrind does no more than
+#   set that command in tests/Makefile, and the command given to make
+#   does the same, so OBJDIR may be any build of TREE (make check's own:
+#   no second build).  A test's own result is
 #   not enough: testrun_compare ignores the program's exit status and
 #   fails only when valgrind's messages change its output, and valgrind
 #   3.19 does not count a descriptor left open as an error.  So a log
@@ -41,7 +44,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 case $mode in
   valgrind)
     build_env=
-    flags=--enable-valgrind ;;
+    flags= ;;
   sanitize)
     build_env="CC=gcc CXX=g++"
     flags="--enable-sanitize-address --enable-sanitize-undefined" ;;
@@ -58,28 +61,29 @@ tests=${NEW_TESTS:-$(git -C "$tree" diff --name-only --diff-filter=A upstream HE
 # objects built with other compiler flags, or from another TREE, stay:
 # start a build of another mode or tree, or of unknown origin, in a
 # clean OBJDIR.
-if [ -d "$3" ] && [ "$(cat "$3/new-tests-build" 2>/dev/null)" != "$mode $tree" ]; then
-  echo "check-new-tests: $3 is not a $mode build of $tree, removing it"
-  rm -rf "$3"
+if [ "$mode" = sanitize ]; then
+  if [ -d "$3" ] && [ "$(cat "$3/new-tests-build" 2>/dev/null)" != "$mode $tree" ]; then
+    echo "check-new-tests: $3 is not a $mode build of $tree, removing it"
+    rm -rf "$3"
+  fi
+  mkdir -p "$3"
+  echo "$mode $tree" > "$3/new-tests-build"
 fi
 mkdir -p "$3"
 objdir=$(cd "$3" && pwd)
-echo "$mode $tree" > "$objdir/new-tests-build"
 
 # shellcheck disable=SC2086
 env $build_env EXTRA_CONFIGURE_FLAGS="$flags" "$here/build-elfutils.sh" "$tree" "$objdir"
 # configure falls back silently to a plain build when a compiler lacks
 # a sanitizer.
-case $mode in
-  valgrind) needed="run all tests under valgrind" ;;
-  sanitize) needed="gcc undefined behaviour sanitizer
-gcc address sanitizer" ;;
-esac
-echo "$needed" | while read -r what; do
-  grep -q "$what *: yes" "$objdir/configure.log" ||
-    { echo "check-new-tests: configure did not enable \"$what\", see $objdir/config.log" >&2
-      exit 1; }
-done
+if [ "$mode" = sanitize ]; then
+  printf '%s\n' "gcc undefined behaviour sanitizer" "gcc address sanitizer" |
+  while read -r what; do
+    grep -q "$what *: yes" "$objdir/configure.log" ||
+      { echo "check-new-tests: configure did not enable \"$what\", see $objdir/config.log" >&2
+        exit 1; }
+  done
+fi
 echo "check-new-tests: building the test programs"
 make -C "$objdir" -j"$(nproc)" check TESTS= > "$objdir/new-tests-build.log" 2>&1 ||
   { tail -n 30 "$objdir/new-tests-build.log" >&2

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The series' new elfutils tests pass under valgrind: memcheck with
 # --leak-check=full, and no file descriptor left open at exit
-# (scripts/check-new-tests.sh valgrind).  The build is in vg-obj next to
-# OBJDIR, as scripts/check.sh sets it; TREE defaults to the Makefile's.
+# (scripts/check-new-tests.sh valgrind), in make check's own build,
+# OBJDIR as scripts/check.sh sets it; TREE and OBJDIR default to the
+# Makefile's.
 # Usage: tests/new-tests-valgrind.sh
 set -eu
 
@@ -10,4 +11,4 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${TREE:-$top/build/elfutils}
 objdir=${OBJDIR:-$top/build/obj}
-exec "$top/scripts/check-new-tests.sh" valgrind "$tree" "$(dirname "$objdir")/vg-obj"
+exec "$top/scripts/check-new-tests.sh" valgrind "$tree" "$objdir"
