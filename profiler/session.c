@@ -278,9 +278,10 @@ print_stats (const struct session *s)
 	   PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " ended\n",
 	   ps->processes, ps->forks, ps->execs, ps->exits, ps->ended);
   fprintf (s->err, "perfsym: %" PRIu64 " addresses looked up, %" PRIu64
-	   " from the cache, %" PRIu64 " by dwfl_module_addrinfo\n",
+	   " from the cache; symbol tables of %" PRIu64 " files read, %"
+	   PRIu64 " symbols\n",
 	   s->symbolizer.lookups, s->symbolizer.cache_hits,
-	   s->symbolizer.addrinfo_calls);
+	   s->symbolizer.files_read, s->symbolizer.symbols_read);
   fprintf (s->err, "perfsym: %" PRIu64 " samples unwound, %" PRIu64
 	   " frames\n", s->unwinder.unwound, s->unwinder.frames);
   print_tally (s->err, "unwinding failed", &s->unwinder.failed);

@@ -1,9 +1,11 @@
-/* Naming code addresses with dwfl_addrmodule and dwfl_module_addrinfo.  */
+/* Naming code addresses with dwfl_addrmodule and the symbol tables of
+   the modules' files.  */
 
 #include <stdlib.h>
 #include <string.h>
 #include <gelf.h>
 
+#include "filesyms.h"
 #include "kernel.h"
 #include "symbolize.h"
 
@@ -30,41 +32,12 @@ struct symbol_cache_entry
   struct symbol_info info;
 };
 
-/* What is known of the symbols of one file, at addresses relative to its
-   load bias.  The addresses where a symbol or an allocated section
-   starts or ends cut the address space into intervals in each of which
-   dwfl_module_addrinfo gives the same symbol, but for the first address
-   of an interval (where a sizeless symbol can match exactly).  Each
-   answer is asked for once; a file's table serves every module of it.  */
-struct file_symbols
+/* The symbol table of a file, for every module of it in every
+   process.  */
+struct known_file
 {
-  /* The cuts, sorted, without duplicates.  */
-  uint64_t *bounds;
-  size_t n_bounds;
-  /* The answers: [0] below the first cut, [2 K + 1] at cut K,
-     [2 K + 2] above it and below the next.  */
-  struct file_interval *intervals;
-  /* The function symbols, by address, to choose between aliases.  */
-  struct file_function *functions;
-  size_t n_functions;
-  struct file_symbols *next;
-};
-
-struct file_interval
-{
-  bool known;
-  /* The symbol (in the symbolizer's names) and its relative address;
-     NULL if no symbol covers the interval.  */
-  const char *name;
-  uint64_t value;
-};
-
-struct file_function
-{
-  uint64_t value;
-  uint64_t size;
-  int index;
-  unsigned char binding;
+  struct file_symbols syms;
+  struct known_file *next;
 };
 
 int
@@ -80,13 +53,11 @@ symbolizer_init (struct symbolizer *sz, bool demangle)
 void
 symbolizer_free (struct symbolizer *sz)
 {
-  for (struct file_symbols *fs = sz->files, *next; fs != NULL; fs = next)
+  for (struct known_file *kf = sz->files, *next; kf != NULL; kf = next)
     {
-      next = fs->next;
-      free (fs->bounds);
-      free (fs->intervals);
-      free (fs->functions);
-      free (fs);
+      next = kf->next;
+      file_symbols_free (&kf->syms);
+      free (kf);
     }
   sz->files = NULL;
   strtab_free (&sz->names);
@@ -250,126 +221,6 @@ plt_name (Dwfl_Module *mod, Dwarf_Addr addr, uint64_t *offset)
   return s;
 }
 
-static int
-compare_u64 (const void *a, const void *b)
-{
-  uint64_t x = *(const uint64_t *) a;
-  uint64_t y = *(const uint64_t *) b;
-  return x < y ? -1 : x > y;
-}
-
-static int
-compare_function (const void *a, const void *b)
-{
-  const struct file_function *x = a;
-  const struct file_function *y = b;
-  if (x->value != y->value)
-    return x->value < y->value ? -1 : 1;
-  return x->index - y->index;
-}
-
-/* Add the cuts of [START, START + SIZE) to FS, room for them made.  */
-static void
-add_cuts (struct file_symbols *fs, uint64_t start, uint64_t size)
-{
-  fs->bounds[fs->n_bounds++] = start;
-  if (size > 0)
-    fs->bounds[fs->n_bounds++] = start + size;
-}
-
-/* The symbol table of MOD's file, whose load bias is BIAS: cuts and
-   functions.  NULL if out of memory.  */
-static struct file_symbols *
-file_symbols_new (Dwfl_Module *mod, Dwarf_Addr bias)
-{
-  int n_syms = dwfl_module_getsymtab (mod);
-  if (n_syms < 0)
-    n_syms = 0;
-  Dwarf_Addr elf_bias;
-  Elf *elf = dwfl_module_getelf (mod, &elf_bias);
-  size_t n_scns = 0;
-  if (elf != NULL && elf_getshdrnum (elf, &n_scns) != 0)
-    n_scns = 0;
-
-  struct file_symbols *fs = calloc (1, sizeof *fs);
-  if (fs == NULL)
-    return NULL;
-  fs->bounds = malloc ((4 * (size_t) n_syms + 2 * n_scns + 1)
-		       * sizeof *fs->bounds);
-  fs->functions = malloc (((size_t) n_syms + 1) * sizeof *fs->functions);
-  if (fs->bounds == NULL || fs->functions == NULL)
-    goto nomem;
-
-  for (int i = 1; i < n_syms; ++i)
-    {
-      GElf_Sym sym;
-      GElf_Addr addr;
-      const char *name = dwfl_module_getsym_info (mod, i, &sym, &addr, NULL,
-						  NULL, NULL);
-      if (name == NULL || sym.st_shndx == SHN_UNDEF)
-	continue;
-      add_cuts (fs, addr - bias, sym.st_size);
-      if (sym.st_value != addr)
-	add_cuts (fs, sym.st_value - bias, sym.st_size);
-      int type = GELF_ST_TYPE (sym.st_info);
-      if (type == STT_FUNC || type == STT_GNU_IFUNC)
-	fs->functions[fs->n_functions++] = (struct file_function)
-	  {
-	    .value = addr - bias,
-	    .size = sym.st_size,
-	    .index = i,
-	    .binding = GELF_ST_BIND (sym.st_info),
-	  };
-    }
-  for (size_t i = 1; i < n_scns; ++i)
-    {
-      GElf_Shdr shdr;
-      Elf_Scn *scn = elf_getscn (elf, i);
-      if (scn != NULL && gelf_getshdr (scn, &shdr) != NULL
-	  && (shdr.sh_flags & SHF_ALLOC))
-	add_cuts (fs, shdr.sh_addr + elf_bias - bias, shdr.sh_size);
-    }
-
-  qsort (fs->bounds, fs->n_bounds, sizeof *fs->bounds, compare_u64);
-  size_t n = 0;
-  for (size_t i = 0; i < fs->n_bounds; ++i)
-    if (n == 0 || fs->bounds[i] != fs->bounds[n - 1])
-      fs->bounds[n++] = fs->bounds[i];
-  fs->n_bounds = n;
-  qsort (fs->functions, fs->n_functions, sizeof *fs->functions,
-	 compare_function);
-  fs->intervals = calloc (2 * fs->n_bounds + 1, sizeof *fs->intervals);
-  if (fs->intervals == NULL)
-    goto nomem;
-  return fs;
-
- nomem:
-  free (fs->bounds);
-  free (fs->functions);
-  free (fs);
-  return NULL;
-}
-
-/* The interval of FS that holds relative address REL.  */
-static struct file_interval *
-find_interval (struct file_symbols *fs, uint64_t rel)
-{
-  /* The number of cuts at or below REL.  */
-  size_t lo = 0;
-  size_t hi = fs->n_bounds;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (fs->bounds[mid] <= rel)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  if (lo == 0)
-    return &fs->intervals[0];
-  return &fs->intervals[2 * lo - (fs->bounds[lo - 1] == rel ? 1 : 0)];
-}
-
 /* The number of leading underscores of NAME.  */
 static size_t
 underscores (const char *name)
@@ -380,12 +231,11 @@ underscores (const char *name)
   return n;
 }
 
-/* Whether perf prefers function A, named NA, to B, named NB, at the
-   same address: one with a size, not weak, global, with fewer leading
-   underscores, with a longer name (perf's choose_best_symbol).  */
+/* Whether perf prefers function A to B at the same address: one with a
+   size, not weak, global, with fewer leading underscores, with a longer
+   name (perf's choose_best_symbol).  */
 static bool
-perf_prefers (const struct file_function *a, const char *na,
-	      const struct file_function *b, const char *nb)
+perf_prefers (const struct file_symbol *a, const struct file_symbol *b)
 {
   if ((a->size > 0) != (b->size > 0))
     return a->size > 0;
@@ -393,94 +243,91 @@ perf_prefers (const struct file_function *a, const char *na,
     return b->binding == STB_WEAK;
   if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
     return a->binding == STB_GLOBAL;
-  if (underscores (na) != underscores (nb))
-    return underscores (na) < underscores (nb);
-  return strlen (na) > strlen (nb);
+  if (underscores (a->name) != underscores (b->name))
+    return underscores (a->name) < underscores (b->name);
+  return strlen (a->name) > strlen (b->name);
 }
 
-/* NAME, the symbol at relative address VALUE, or the alias of it perf
-   would name: the function at VALUE it prefers.  */
+/* The name of SYM, or of the alias of it perf would name: the function
+   at its address it prefers, the first of equals.  */
 static const char *
-perf_alias (Dwfl_Module *mod, const struct file_symbols *fs, uint64_t value,
-	    const char *name)
+perf_alias (const struct file_symbols *fs, const struct file_symbol *sym)
 {
-  size_t lo = 0;
-  size_t hi = fs->n_functions;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (fs->functions[mid].value < value)
-	lo = mid + 1;
-      else
-	hi = mid;
-    }
-  /* Only between functions, and NAME must be one of them.  */
-  const struct file_function *best = NULL;
-  const char *best_name = NULL;
+  size_t n;
+  const struct file_symbol *at = file_symbols_at (fs, sym->value, &n);
+  /* Only between functions, and SYM's name must be one of theirs.  */
+  const struct file_symbol *best = NULL;
   bool found = false;
-  for (size_t i = lo; i < fs->n_functions && fs->functions[i].value == value;
-       ++i)
-    {
-      GElf_Sym sym;
-      GElf_Addr addr;
-      const char *n = dwfl_module_getsym_info (mod, fs->functions[i].index,
-					       &sym, &addr, NULL, NULL, NULL);
-      if (n == NULL || n[0] == '\0')
-	continue;
-      found |= strcmp (n, name) == 0;
-      if (best == NULL || perf_prefers (&fs->functions[i], n, best,
-					best_name))
-	{
-	  best = &fs->functions[i];
-	  best_name = n;
-	}
-    }
-  return found ? best_name : name;
+  for (size_t i = 0; i < n; ++i)
+    if (at[i].function)
+      {
+	found |= strcmp (at[i].name, sym->name) == 0;
+	if (best == NULL || perf_prefers (&at[i], best))
+	  best = &at[i];
+      }
+  return found ? best->name : sym->name;
 }
 
-/* The answer of dwfl_module_addrinfo for IP in MOD, whose load bias is
-   BIAS and main file FILE (in the symbolizer's names): found in the
-   file's table, asked for when not there yet.  Sets INFO's name and
-   offset.  Returns false if out of memory.  */
+/* What SYM of FS is named: perf's alias of it, demangled if SZ does,
+   in SZ's names; NULL if out of memory.  Made once for each symbol.  */
+static const char *
+symbol_label (struct symbolizer *sz, const struct file_symbols *fs,
+	      struct file_symbol *sym)
+{
+  if (sym->label == NULL)
+    {
+      const char *name = perf_alias (fs, sym);
+      char *demangled = sz->demangle ? demangle (name) : NULL;
+      sym->label = strtab_add (&sz->names, demangled ?: name);
+      free (demangled);
+    }
+  return sym->label;
+}
+
+/* The symbol table of FILE (in SZ's names), the main file of MOD, whose
+   load bias is BIAS: read from MOD the first time; NULL if out of
+   memory.  */
+static struct file_symbols *
+known_file (struct symbolizer *sz, const char *file, Dwfl_Module *mod,
+	    Dwarf_Addr bias)
+{
+  struct known_file **kfp = (struct known_file **) strtab_value (file);
+  if (*kfp != NULL)
+    return &(*kfp)->syms;
+  struct known_file *kf = malloc (sizeof *kf);
+  if (kf == NULL)
+    return NULL;
+  if (file_symbols_init (&kf->syms, mod, bias) != 0)
+    {
+      free (kf);
+      return NULL;
+    }
+  ++sz->files_read;
+  sz->symbols_read += kf->syms.n_syms;
+  kf->next = sz->files;
+  sz->files = kf;
+  *kfp = kf;
+  return &kf->syms;
+}
+
+/* Name IP in MOD, whose load bias is BIAS and main file FILE (in SZ's
+   names), as dwfl_module_addrinfo would, from the file's table: INFO's
+   name and offset.  Returns false if out of memory.  */
 static bool
 file_lookup (struct symbolizer *sz, Dwfl_Module *mod, const char *file,
 	     Dwarf_Addr bias, uint64_t ip, struct symbol_info *info)
 {
-  struct file_symbols **fsp = (struct file_symbols **) strtab_value (file);
-  if (*fsp == NULL)
-    {
-      *fsp = file_symbols_new (mod, bias);
-      if (*fsp == NULL)
-	return false;
-      (*fsp)->next = sz->files;
-      sz->files = *fsp;
-    }
-  struct file_symbols *fs = *fsp;
+  struct file_symbols *fs = known_file (sz, file, mod, bias);
+  struct file_symbol *sym;
   uint64_t rel = ip - bias;
-  struct file_interval *iv = find_interval (fs, rel);
-  if (!iv->known)
-    {
-      ++sz->addrinfo_calls;
-      GElf_Off offset;
-      GElf_Sym sym;
-      const char *name = dwfl_module_addrinfo (mod, ip, &offset, &sym, NULL,
-					       NULL, NULL);
-      iv->name = NULL;
-      if (name != NULL)
-	{
-	  iv->value = rel - offset;
-	  name = perf_alias (mod, fs, iv->value, name);
-	  char *demangled = sz->demangle ? demangle (name) : NULL;
-	  iv->name = strtab_add (&sz->names, demangled ?: name);
-	  free (demangled);
-	  if (iv->name == NULL)
-	    return false;
-	}
-      iv->known = true;
-    }
-  info->name = iv->name;
-  info->offset = rel - iv->value;
-  return true;
+  if (fs == NULL || file_symbols_lookup (fs, rel, &sym) != 0)
+    return false;
+  info->name = NULL;
+  if (sym == NULL)
+    return true;
+  info->name = symbol_label (sz, fs, sym);
+  info->offset = rel - sym->value;
+  return info->name != NULL;
 }
 
 void

@@ -29,27 +29,29 @@ struct symbol_info
 };
 
 struct symbol_cache_entry;
-struct file_symbols;
+struct known_file;
 struct kernel;
 
 /* Looks up addresses, caching the answers: an address is looked up once
-   while the address space of its process stays the same, and
-   dwfl_module_addrinfo is asked once for each stretch of a file between
-   two symbol or section boundaries.  */
+   while the address space of its process stays the same, in the symbol
+   table of its module's file, read once for all the modules of the file
+   (filesyms.h).  */
 struct symbolizer
 {
   bool demangle;
   /* Every name handed out: files, symbols (demangled), NAME@plt; a
-     file's name keeps its struct file_symbols (strtab_value).  */
+     file's name keeps its symbol table (strtab_value).  */
   struct strtab names;
   struct symbol_cache_entry *cache;
-  /* The struct file_symbols of NAMES, to free them.  */
-  struct file_symbols *files;
+  /* The symbol tables of NAMES, to free them.  */
+  struct known_file *files;
   /* Names kernel addresses if not NULL (kernel.c); not owned.  */
   struct kernel *kernel;
   uint64_t lookups;
   uint64_t cache_hits;
-  uint64_t addrinfo_calls;
+  /* The files whose symbol tables were read, and their symbols.  */
+  uint64_t files_read;
+  uint64_t symbols_read;
 };
 
 /* Returns 0, -1 if out of memory.  DEMANGLE: name C++ symbols as perf

@@ -7,14 +7,16 @@
 # its executable PT_LOAD segment is mapped at BASE, so that main+0x10 is
 # at BASE + main + 0x10 (BASE is 0 if it is not a PIE).
 # Prints a line per test and "N passed, N failed"; exits 1 on a failure.
-# Usage: profiler/tests/run.sh BUILDDIR   (where perfsym and make-perfdata are)
+# Usage: profiler/tests/run.sh BUILDDIR   (where perfsym, make-perfdata and
+#                                          check-filesyms are)
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
 bin=$(cd "$1" && pwd)
 perfsym=$bin/perfsym
 gen=$bin/make-perfdata
-for f in "$perfsym" "$gen"; do
+check_filesyms=$bin/check-filesyms
+for f in "$perfsym" "$gen" "$check_filesyms"; do
   [ -x "$f" ] || { echo "$0: no $f; run make profiler first" >&2; exit 2; }
 done
 tmp=$(mktemp -d)
@@ -73,6 +75,20 @@ expect_error() {
     diff -u "$tmp/expected" "$tmp/out" || true
   fi
 }
+
+# perfsym's symbol tables name every address as dwfl_module_addrinfo
+# does: in its own files and the libraries it loads (with a symbol
+# table of locals, sizeless labels, aliases, a separate debug file when
+# one is installed), and in the compiler.
+set -- "$perfsym" "$gen" $(ldd "$perfsym" | awk '$3 ~ /^\// { print $3 }')
+cc1=$(cc -print-prog-name=cc1 2> /dev/null || true)
+[ -f "$cc1" ] && set -- "$@" "$cc1"
+if "$check_filesyms" "$@" > "$tmp/filesyms" 2>&1; then
+  pass "symbol tables: $# files named as by dwfl_module_addrinfo"
+else
+  fail "symbol tables: not as dwfl_module_addrinfo names them"
+  grep -v ': same$' "$tmp/filesyms" | head -20
+fi
 
 # The executable segment of make-perfdata, and where its pieces go.
 elf=$gen
