@@ -110,6 +110,7 @@ process_table_init (struct process_table *table,
   strtab_init (&table->bad_files);
   strtab_init (&table->chosen_files);
   table->callbacks = callbacks;
+  elf_files_init (&table->files);
   table->data = data;
   table->vdso_fd = -1;
 }
@@ -161,6 +162,8 @@ process_table_free (struct process_table *table)
   strtab_free (&table->names);
   strtab_free (&table->bad_files);
   strtab_free (&table->chosen_files);
+  /* After every Dwfl: their modules hold references to the files.  */
+  elf_files_free (&table->files);
   if (table->vdso_fd >= 0)
     close (table->vdso_fd);
   table->vdso_fd = -1;
@@ -286,8 +289,9 @@ report_piece (struct process_table *table, struct process *proc,
       return NULL;
     }
   proc->generation = ++table->last_generation;
-  if (append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
-		    piece) != 0)
+  if ((!vdso && elf_files_attach (&table->files, mod, piece->path) != 0)
+      || append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
+		       piece) != 0)
     {
       *nomem = true;
       return NULL;

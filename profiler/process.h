@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 
+#include "elffiles.h"
 #include "perfdata.h"
 #include "pidmap.h"
 #include "strtab.h"
@@ -119,7 +120,10 @@ struct process_table
   /* "BUILDID FILE" of the files the recording has build ids of: their
      value (strtab_value) is the file to read, in NAMES.  */
   struct strtab chosen_files;
+  /* The Dwfls' callbacks; their find_elf must be elf_files_find_elf,
+     which finds a module's file in FILES.  */
   const Dwfl_Callbacks *callbacks;
+  struct elf_files files;
   /* The recording, for the build ids of its files.  */
   const struct perf_data *data;
   /* The vdso the recording had, as a file (a copy of this machine's),

@@ -363,22 +363,9 @@ write_flamegraph (struct session *s)
   return 0;
 }
 
-/* Modules come with their file from dwfl_report_elf_mmap: there is never
-   one to find.  */
-static int
-find_no_elf (Dwfl_Module *mod __attribute__ ((unused)),
-	     void **userdata __attribute__ ((unused)),
-	     const char *modname __attribute__ ((unused)),
-	     Dwarf_Addr base __attribute__ ((unused)),
-	     char **file_name __attribute__ ((unused)), Elf **elfp)
-{
-  *elfp = NULL;
-  return -1;
-}
-
 static const Dwfl_Callbacks dwfl_callbacks =
 {
-  .find_elf = find_no_elf,
+  .find_elf = elf_files_find_elf,
   .find_debuginfo = dwfl_standard_find_debuginfo,
   .section_address = dwfl_offline_section_address,
 };
