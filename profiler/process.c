@@ -179,6 +179,7 @@ process_table_process (struct process_table *table, int32_t pid)
   if (proc == NULL)
     return NULL;
   proc->pid = pid;
+  proc->table = table;
   proc->generation = ++table->last_generation;
   if (pidmap_set (&table->processes, pid, proc) != 0)
     {
@@ -199,6 +200,7 @@ clear_address_space (struct process_table *table, struct process *proc)
   proc->reporting = false;
   proc->attached = false;
   proc->n_pieces = 0;
+  proc->n_reported = 0;
   proc->n_others = 0;
   proc->generation = ++table->last_generation;
 }
@@ -229,6 +231,16 @@ append_piece (struct piece **pieces, size_t *n, size_t *cap,
   return 0;
 }
 
+static int
+append_pieces (struct piece **pieces, size_t *n, size_t *cap,
+	       const struct piece *more, size_t n_more)
+{
+  for (size_t i = 0; i < n_more; ++i)
+    if (append_piece (pieces, n, cap, &more[i]) != 0)
+      return -1;
+  return 0;
+}
+
 /* A new mapping replaced the non-ELF mappings of PROC that it covers.  */
 static void
 drop_covered_others (struct process *proc, const struct piece *piece)
@@ -245,12 +257,12 @@ drop_covered_others (struct process *proc, const struct piece *piece)
   proc->n_others = kept;
 }
 
-/* Report PIECE into the address space of PROC.  Returns the module, or
-   NULL if dwfl_report_elf_mmap failed (counted when COUNT) or memory
-   ran out (*NOMEM set then).  */
+/* Give PIECE to the Dwfl of PROC, made at its first piece.  Returns the
+   module, or NULL if dwfl_report_elf_mmap failed or memory ran out
+   (*NOMEM set then).  */
 static Dwfl_Module *
-report_piece (struct process_table *table, struct process *proc,
-	      const struct piece *piece, bool count, bool *nomem)
+report_to_dwfl (struct process_table *table, struct process *proc,
+		const struct piece *piece, bool *nomem)
 {
   *nomem = false;
   if (proc->dwfl == NULL)
@@ -276,28 +288,75 @@ report_piece (struct process_table *table, struct process *proc,
 					   piece->len, piece->pgoff,
 					   piece->prot);
   if (mod == NULL)
-    {
-      if (count)
-	{
-	  const char *reason = strtab_add (&table->names, dwfl_errmsg (-1));
-	  tally_add (&table->stats.failed, reason ?: "out of memory");
-	  /* A file that is missing or not ELF fails every piece alike.  */
-	  if (!vdso && !looks_like_elf (piece->path)
-	      && strtab_add (&table->bad_files, piece->path) == NULL)
-	    *nomem = true;
-	}
-      return NULL;
-    }
+    return NULL;
   proc->generation = ++table->last_generation;
-  if ((!vdso && elf_files_attach (&table->files, mod, piece->path) != 0)
-      || append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
-		       piece) != 0)
+  if (!vdso && elf_files_attach (&table->files, mod, piece->path) != 0)
     {
       *nomem = true;
       return NULL;
     }
-  if (count)
-    ++table->stats.reported;
+  return mod;
+}
+
+/* Count the failure of dwfl_report_elf_mmap for PIECE, and remember a
+   file that is not ELF, not to try it again.  Returns 0, -1 if out of
+   memory.  */
+static int
+count_failure (struct process_table *table, const struct piece *piece)
+{
+  const char *reason = strtab_add (&table->names, dwfl_errmsg (-1));
+  tally_add (&table->stats.failed, reason ?: "out of memory");
+  /* A file that is missing or not ELF fails every piece alike.  */
+  if (piece->path != table->vdso_name && !looks_like_elf (piece->path)
+      && strtab_add (&table->bad_files, piece->path) == NULL)
+    return -1;
+  return 0;
+}
+
+/* Report into the Dwfl of PROC the pieces it inherited and has not
+   reported yet, dropping those that fail.  Returns 0, -1 if out of
+   memory.  */
+static int
+report_inherited (struct process_table *table, struct process *proc)
+{
+  size_t kept = proc->n_reported;
+  for (size_t i = proc->n_reported; i < proc->n_pieces; ++i)
+    {
+      bool nomem;
+      if (report_to_dwfl (table, proc, &proc->pieces[i], &nomem) != NULL)
+	proc->pieces[kept++] = proc->pieces[i];
+      else if (nomem)
+	return -1;
+    }
+  proc->n_pieces = proc->n_reported = kept;
+  return 0;
+}
+
+/* Report PIECE of an mmap record into the address space of PROC, after
+   the pieces it inherited.  Returns the module, or NULL if
+   dwfl_report_elf_mmap failed (counted) or memory ran out (*NOMEM set
+   then).  */
+static Dwfl_Module *
+report_piece (struct process_table *table, struct process *proc,
+	      const struct piece *piece, bool *nomem)
+{
+  *nomem = report_inherited (table, proc) != 0;
+  Dwfl_Module *mod = (*nomem ? NULL
+		      : report_to_dwfl (table, proc, piece, nomem));
+  if (mod == NULL)
+    {
+      if (!*nomem)
+	*nomem = count_failure (table, piece) != 0;
+      return NULL;
+    }
+  if (append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
+		    piece) != 0)
+    {
+      *nomem = true;
+      return NULL;
+    }
+  proc->n_reported = proc->n_pieces;
+  ++table->stats.reported;
   return mod;
 }
 
@@ -483,7 +542,7 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
       return 0;
     }
   bool nomem;
-  if (report_piece (table, proc, &piece, true, &nomem) != NULL && differs)
+  if (report_piece (table, proc, &piece, &nomem) != NULL && differs)
     ++table->stats.build_id_differs;
   return nomem ? -1 : 0;
 }
@@ -575,20 +634,16 @@ process_table_fork (struct process_table *table, const struct perf_task *t)
       if (child == NULL)
 	return -1;
       struct process *parent = pidmap_get (&table->processes, t->ppid);
-      if (parent != NULL)
-	{
-	  for (size_t i = 0; i < parent->n_pieces; ++i)
-	    {
-	      bool nomem;
-	      report_piece (table, child, &parent->pieces[i], false, &nomem);
-	      if (nomem)
-		return -1;
-	    }
-	  for (size_t i = 0; i < parent->n_others; ++i)
-	    if (append_piece (&child->others, &child->n_others,
-			      &child->cap_others, &parent->others[i]) != 0)
-	      return -1;
-	}
+      /* The child's Dwfl gets the pieces when it is first needed:
+	 most children exec before that.  */
+      if (parent != NULL
+	  && (append_pieces (&child->pieces, &child->n_pieces,
+			     &child->cap_pieces, parent->pieces,
+			     parent->n_pieces) != 0
+	      || append_pieces (&child->others, &child->n_others,
+				&child->cap_others, parent->others,
+				parent->n_others) != 0))
+	return -1;
     }
 
   /* The new thread, named after its parent.  */
@@ -624,6 +679,9 @@ process_table_exit (struct process_table *table, const struct perf_task *t)
 Dwfl *
 process_dwfl (struct process *proc)
 {
+  /* Out of memory, the pieces not reported are not named, as when a
+     name cannot be kept.  */
+  report_inherited (proc->table, proc);
   if (proc->reporting)
     {
       dwfl_report_end (proc->dwfl, NULL, NULL);

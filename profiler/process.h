@@ -45,9 +45,13 @@ struct tally
 
 extern void tally_add (struct tally *tally, const char *reason);
 
+struct process_table;
+
 struct process
 {
   int32_t pid;
+  /* The table it is in.  */
+  struct process_table *table;
   /* The address space: a Dwfl whose modules come only from
      dwfl_report_elf_mmap; NULL until the first piece.  Owned.  */
   Dwfl *dwfl;
@@ -58,11 +62,16 @@ struct process
      unique among all processes of the table, so that a cache can key on
      it.  */
   uint64_t generation;
-  /* The ELF pieces reported successfully, in order, to report again
-     into the address space of a child.  */
+  /* The ELF pieces of the address space, in order, to report again
+     into the address space of a child: the first N_REPORTED are in
+     DWFL, the rest were inherited at FORK and are reported when the
+     address space is first looked at (process_dwfl) or changes: most
+     children exec before, and many have samples only in the kernel
+     until then.  */
   struct piece *pieces;
   size_t n_pieces;
   size_t cap_pieces;
+  size_t n_reported;
   /* The mappings that are not ELF files ([vdso], anonymous memory, JIT
      code...), newest last, to name addresses no module covers.  */
   struct piece *others;
