@@ -1,6 +1,7 @@
 #!/bin/sh
-# Install with apt-get everything needed to build the patched elfutils and
-# run every test.  Idempotent: when every package is present it only checks.
+# Install with apt-get everything needed to build the patched elfutils, and
+# perfparser (Qt 5, CMake) on it, and run every test.  Idempotent: when
+# every package is present it only checks.
 # Usage: scripts/install-deps.sh
 set -eu
 
@@ -8,7 +9,8 @@ packages="autoconf automake autopoint bison flex gawk gettext m4 libtool
 pkg-config make gcc g++ git bzip2 xz-utils zstd ca-certificates
 zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
 binutils lld mold clang llvm linux-perf libc6-dbg valgrind
-dpkg-dev abigail-tools gnuplot-nox python3 chromium"
+dpkg-dev abigail-tools gnuplot-nox python3 chromium
+cmake qtbase5-dev"
 
 missing=
 for p in $packages; do
