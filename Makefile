@@ -5,6 +5,8 @@
 #                    then run the main job (make main-job)
 #   make check       all that, then every test, with a summary
 #   make main-job    record the workload with perf, show perfsym's profile
+#   make perfparser  fetch hotspot, patch its perfparser (clients/perfparser/)
+#                    and build it, and the unpatched one, against build/obj
 #   make series      export the build tree's commits to patches/
 #   make reset-tree  drop the build tree's work and apply patches/ again
 #   make fuzz        run both fuzzers (the API, perfsym's reader) for
@@ -27,7 +29,7 @@ ELFUTILS_VERSION := $(shell . ./elfutils.version && echo $$ELFUTILS_VERSION)
 TARBALL = $(DLDIR)/elfutils-$(ELFUTILS_VERSION).tar.bz2
 
 .PHONY: all deps fetch tree build profiler check series reset-tree clean \
-	distclean main-job
+	distclean main-job perfparser
 
 all: build profiler main-job
 
@@ -47,6 +49,12 @@ build: tree
 profiler: build
 	$(MAKE) -C profiler TREE=$(CURDIR)/$(TREE) OBJDIR=$(CURDIR)/$(OBJDIR) \
 	  OUT=$(CURDIR)/$(BUILDDIR)/profiler
+
+# perfparser (hotspot's back end) on dwfl_report_elf_mmap, and unpatched
+# beside it, with the build's libdw: build/perfparser/{patched,unpatched}/bin.
+# make check's tests/perfparser-*.sh build it themselves when needed.
+perfparser: build
+	scripts/build-perfparser.sh $(BUILDDIR) $(TREE) $(OBJDIR)
 
 # Build the workload, record it with perf, show perfsym's profile of it.
 main-job: build profiler

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Make perfparser's source trees from the hotspot release tarball: TREE, a
+# git repository whose first commit, tagged 'upstream', is the pristine
+# 3rdparty/perfparser of the release, with every patch of
+# clients/perfparser/ applied on top by git am; and TREE-upstream, a
+# worktree of the pristine commit, for the unpatched build beside it.
+# When the patches have not changed since TREE was made, it is left as it
+# is (with any work in progress); when they have, they are applied again,
+# unless TREE holds commits that are not in clients/perfparser/.
+#
+# With --export, write TREE's commits upstream..HEAD to
+# clients/perfparser/ as the patches instead (git format-patch, the same
+# bytes for the same commits).
+# Usage: scripts/prepare-perfparser.sh TARBALL TREE
+#        scripts/prepare-perfparser.sh --export TREE
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+patchdir=$top/clients/perfparser
+. "$top/perfparser.version"
+
+die() { echo "prepare-perfparser: $*" >&2; exit 1; }
+
+# Fixed identities and dates make the base commit and every applied patch
+# the same commit on every machine, so exports are byte-stable.
+export GIT_AUTHOR_NAME="hotspot release" GIT_AUTHOR_EMAIL="hotspot-release@invalid"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+
+patches() {
+  find "$patchdir" -maxdepth 1 -name '[0-9]*.patch' | sort
+}
+
+series_hash() {
+  # shellcheck disable=SC2046
+  cat /dev/null $(patches) | sha256sum | cut -d' ' -f1
+}
+
+if [ "${1:-}" = --export ]; then
+  [ $# -eq 2 ] || { echo "usage: $0 --export TREE" >&2; exit 2; }
+  tree=$2
+  git -C "$tree" rev-parse -q --verify upstream > /dev/null ||
+    die "$tree: no tag 'upstream'; not a perfparser tree"
+  [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+    echo "prepare-perfparser: warning: $tree has uncommitted changes; they are not exported" >&2
+  patches | xargs rm -f
+  git -C "$tree" -c diff.noprefix=false -c diff.renames=true -c diff.algorithm=myers \
+    -c format.signature= format-patch -q --zero-commit --no-signature --no-numbered \
+    --no-stat -o "$patchdir" upstream..HEAD
+  git -C "$tree" rev-parse HEAD > /dev/null
+  echo "$(series_hash) $(git -C "$tree" rev-parse HEAD)" > "$tree/.git/series-applied"
+  echo "prepare-perfparser: exported $(patches | wc -l) patches to $patchdir"
+  exit 0
+fi
+
+[ $# -eq 2 ] || { echo "usage: $0 TARBALL TREE" >&2; exit 2; }
+tarball=$1
+tree=$2
+stamp="$tree/.git/series-applied"
+
+make_base() {
+  rm -rf "$tree" "$tree-upstream"
+  mkdir -p "$tree"
+  tar xJf "$tarball" --no-same-owner --strip-components=3 -C "$tree" \
+    "hotspot-$HOTSPOT_VERSION/3rdparty/perfparser"
+  [ -f "$tree/app/perfsymboltable.cpp" ] || die "$tarball holds no 3rdparty/perfparser"
+  git -C "$tree" init -q
+  git -C "$tree" config core.autocrlf false
+  git -C "$tree" add -A
+  GIT_AUTHOR_DATE="2021-01-01T00:00:00Z" GIT_COMMITTER_DATE="2021-01-01T00:00:00Z" \
+    git -C "$tree" commit -q -m "perfparser of hotspot $HOTSPOT_VERSION"
+  git -C "$tree" tag upstream
+  git -C "$tree" worktree add -q --detach "$(cd "$tree/.." && pwd)/$(basename "$tree")-upstream" upstream
+}
+
+apply_series() {
+  git -C "$tree" reset -q --hard upstream
+  for p in $(patches); do
+    git -C "$tree" am -q --committer-date-is-author-date "$p" ||
+      { git -C "$tree" am --abort 2>/dev/null || true
+        die "clients/perfparser/$(basename "$p") does not apply to perfparser of hotspot $HOTSPOT_VERSION"; }
+  done
+  echo "$(series_hash) $(git -C "$tree" rev-parse HEAD)" > "$stamp"
+  echo "prepare-perfparser: applied $(git -C "$tree" rev-list --count upstream..HEAD) patches to $tree"
+}
+
+if ! git -C "$tree" rev-parse -q --verify upstream > /dev/null 2>&1 ||
+   [ ! -d "$tree-upstream" ]; then
+  make_base
+  apply_series
+  exit 0
+fi
+
+applied_hash=none applied_head=none
+if [ -f "$stamp" ]; then
+  read -r applied_hash applied_head < "$stamp"
+fi
+[ "$applied_hash" = "$(series_hash)" ] && exit 0
+
+if [ "$(git -C "$tree" rev-parse HEAD)" = "$applied_head" ] &&
+   [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+  apply_series
+else
+  die "clients/perfparser/ changed, and $tree has commits or changes that are not in it.
+Export them (scripts/prepare-perfparser.sh --export $tree) or remove $tree first."
+fi
