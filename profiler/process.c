@@ -380,6 +380,19 @@ file_build_id (const char *path, unsigned char *buf, size_t size)
   return len;
 }
 
+/* ID of SIZE bytes (at most 20) in hexadecimal, in HEX.  */
+static void
+hex_build_id (char *hex, const unsigned char *id, size_t size)
+{
+  static const char digits[] = "0123456789abcdef";
+  for (size_t i = 0; i < size; ++i)
+    {
+      hex[2 * i] = digits[id[i] >> 4];
+      hex[2 * i + 1] = digits[id[i] & 0xf];
+    }
+  hex[2 * size] = '\0';
+}
+
 /* The file perf's build-id cache keeps of the file with build id ID of
    SIZE bytes, under NAME (elf, vdso), if it is there; else NULL.  In
    TABLE's names.  */
@@ -391,8 +404,7 @@ cached_file (struct process_table *table, const unsigned char *id,
   if (home == NULL || size == 0 || size > 20)
     return NULL;
   char hex[2 * 20 + 1];
-  for (size_t i = 0; i < size; ++i)
-    sprintf (hex + 2 * i, "%02x", id[i]);
+  hex_build_id (hex, id, size);
   char path[4096];
   if ((size_t) snprintf (path, sizeof path, "%s/.debug/.build-id/%.2s/%s/%s",
 			 home, hex, hex + 2, name) >= sizeof path
@@ -418,10 +430,8 @@ file_to_read (struct process_table *table, const char *filename,
   if (size == 0 || size > 20)
     return filename;
   char key[2 * 20 + 2 + 4096];
-  size_t n = 0;
-  for (size_t i = 0; i < size; ++i)
-    n += sprintf (key + n, "%02x", id[i]);
-  snprintf (key + n, sizeof key - n, " %s", filename);
+  hex_build_id (key, id, size);
+  snprintf (key + 2 * size, sizeof key - 2 * size, " %s", filename);
   const char *k = strtab_add (&table->chosen_files, key);
   if (k == NULL)
     return NULL;
@@ -443,6 +453,23 @@ file_to_read (struct process_table *table, const char *filename,
       return filename;
     }
   return *chosen;
+}
+
+/* The build id the recording's header has for FILENAME, in TABLE's
+   names, or NULL; looked up once for each name, kept as its value.  */
+static const struct perf_build_id *
+header_build_id (struct process_table *table, const char *filename)
+{
+  static const struct perf_build_id none;
+  void **known = strtab_value (filename);
+  if (*known == NULL)
+    {
+      const struct perf_build_id *b = (table->data == NULL ? NULL
+				       : perf_data_build_id (table->data,
+							     filename));
+      *known = (void *) (b ?: &none);
+    }
+  return *known == &none ? NULL : *known;
 }
 
 int
@@ -489,8 +516,7 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
   const unsigned char *id = m->build_id;
   size_t id_size = m->build_id_size;
   const struct perf_build_id *b;
-  if (id_size == 0 && table->data != NULL
-      && (b = perf_data_build_id (table->data, m->filename)) != NULL)
+  if (id_size == 0 && (b = header_build_id (table, piece.filename)) != NULL)
     {
       id = b->id;
       id_size = b->size;
