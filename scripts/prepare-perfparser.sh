@@ -70,7 +70,6 @@ make_base() {
   GIT_AUTHOR_DATE="2021-01-01T00:00:00Z" GIT_COMMITTER_DATE="2021-01-01T00:00:00Z" \
     git -C "$tree" commit -q -m "perfparser of hotspot $HOTSPOT_VERSION"
   git -C "$tree" tag upstream
-  git -C "$tree" worktree add -q --detach "$(cd "$tree/.." && pwd)/$(basename "$tree")-upstream" upstream
 }
 
 apply_series() {
@@ -84,11 +83,13 @@ apply_series() {
   echo "prepare-perfparser: applied $(git -C "$tree" rev-list --count upstream..HEAD) patches to $tree"
 }
 
-if ! git -C "$tree" rev-parse -q --verify upstream > /dev/null 2>&1 ||
-   [ ! -d "$tree-upstream" ]; then
+if ! git -C "$tree" rev-parse -q --verify upstream > /dev/null 2>&1; then
   make_base
   apply_series
-  exit 0
+fi
+if [ ! -d "$tree-upstream" ]; then
+  git -C "$tree" worktree prune
+  git -C "$tree" worktree add -q --detach "$(cd "$tree/.." && pwd)/$(basename "$tree")-upstream" upstream
 fi
 
 applied_hash=none applied_head=none
