@@ -46,15 +46,9 @@ fail() {
 start=$(date +%s)
 "$top/scripts/build-perfparser.sh" "$top/build" "$tree" "$objdir" \
   || fail "building perfparser failed"
-command -v perf > /dev/null \
-  || fail "perf is missing; scripts/install-deps.sh installs linux-perf"
 rm -rf "$work"
 mkdir -p "$work"
-if ! perf record -N --no-bpf-event -e cpu-clock -o "$work/probe.data" true \
-     > "$work/probe.log" 2>&1; then
-  cat "$work/probe.log" >&2
-  fail "perf record cannot sample here (kernel.perf_event_paranoid is $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo unknown)); run as root or with CAP_PERFMON, outside a seccomp profile that denies perf_event_open"
-fi
+"$top/workloads/check-perf.sh" "$work" || fail "perf cannot sample here"
 
 built=$(date +%s)
 "$top/workloads/build-workloads.sh" "$work/bin" > "$work/build.log" \
