@@ -288,6 +288,25 @@ if [ -n "$driver_p" ]; then
 	"$out/maps.pieces"
 fi
 
+# The maps again in the orders a profiler may get a process's pieces in:
+# reversed, executable pieces first, three random orders.  (a) against
+# (b), the bias rule in the caller, judged by the same truth.
+reorder() {  # ORDER < PIECES > PIECES, each process's pieces in ORDER
+  awk -v order="$1" '
+    BEGIN { if (order ~ /^random-/) srand (substr (order, 8)) }
+    { key = order == "reverse" ? -NR : order == "exec-first" ? ($5 !~ /x/) * 1e9 + NR : rand ()
+      print $1, key, $0 }' | sort -s -k1,1n -k2,2g | cut -d' ' -f3-
+}
+maps_orders="reverse exec-first random-1 random-2 random-3"
+echo "orders $maps_orders" >> "$results"
+for order in $maps_orders; do
+  reorder "$order" < "$out/maps.pieces" > "$out/maps-$order.pieces"
+  for c in mmap report-elf; do
+    drive "maps-$order $c" "$driver" -r 1 -b -t "$out/maps.truth" $c \
+	  "$out/maps-$order.pieces"
+  done
+done
+
 # (3) Synthetic streams: a handful of real libraries at N addresses.
 libs=
 for l in libc.so.6 libm.so.6 libz.so.1 libstdc++.so.6 libgcc_s.so.1 \

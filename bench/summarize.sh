@@ -83,6 +83,7 @@ $1 == "elapsed" { elapsed = $2; next }
 $1 == "setup" { setup = $2; next }
 $1 == "pristine" { pristine = $2; next }
 $1 == "freq" { freq = $2; next }
+$1 == "orders" { orders = $0; sub (/^orders /, "", orders); next }
 $1 == "workload" { workload = $0; sub (/^workload /, "", workload); next }
 $1 == "recording" { rec_samples[$2] = $4; rec_forks[$2] = $6
 		    rec_mmaps[$2] = $10; next }
@@ -212,6 +213,24 @@ END {
   if (b_short != "")
     printf "(b) keeps a descriptor open for each module of every process: on%s it stopped at %d modules, at the hard limit on open files (%s); every later piece of a new module failed at once, so its time per piece there is too low.\n\n",
       b_short, mods["perf" SUBSEP "report-elf"], nofile
+
+  print "## The /proc maps in other orders: modules given a wrong bias"
+  print ""
+  print "Each process'\''s pieces of the /proc maps above in another order, as a profiler may get them; (b) is the bias rule in the caller.  Modules with a truth, wrong ones, and those without a truth (no module, or not judged):"
+  print ""
+  print "| order | (a) modules | (a) wrong | (a) no truth | (b) modules | (b) wrong | (b) no truth |"
+  print "|---|---|---|---|---|---|---|"
+  n = split ("maps " orders, O, " ")
+  for (i = 1; i <= n; i++) {
+    in_ = O[i] == "maps" ? "maps" : "maps-" O[i]
+    printf "| %s | %d | %d | %d | %d | %d | %d |\n",
+      O[i] == "maps" ? "maps order" : O[i], mods[in_ SUBSEP "mmap"],
+      wrong[in_ SUBSEP "mmap"], unknown[in_ SUBSEP "mmap"],
+      mods[in_ SUBSEP "report-elf"], wrong[in_ SUBSEP "report-elf"],
+      unknown[in_ SUBSEP "report-elf"]
+    if (wrong[in_ SUBSEP "mmap"] > 0) wrong_a = 1
+  }
+  print ""
 
   print "## Memory and descriptors of modules before their first use"
   print ""
