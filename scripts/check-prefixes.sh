@@ -10,11 +10,15 @@
 #     up to twice), and
 #   - every test its last patch adds (tests/run-*.sh) passes.
 # Each prefix's results stay in BUILDDIR/results-K; the summary goes to the
-# output.  Takes about a make check per patch.
-# Usage: scripts/check-prefixes.sh TARBALL BUILDDIR
+# output.  Takes about a make check per patch.  With FIRST, the prefixes
+# before the one of FIRST patches are not checked again (results-0 of an
+# earlier run stands for the release).
+# Usage: scripts/check-prefixes.sh TARBALL BUILDDIR [FIRST]
 set -eu
 
-[ $# -eq 2 ] || { echo "usage: $0 TARBALL BUILDDIR" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] ||
+  { echo "usage: $0 TARBALL BUILDDIR [FIRST]" >&2; exit 2; }
+first=${3:-0}
 top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$2"
 builddir=$(cd "$2" && pwd)
@@ -26,6 +30,7 @@ tip=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HE
 commits="$(git -C "$tree" rev-parse upstream) $(git -C "$tree" rev-list --reverse upstream..HEAD~1)"
 # The tree goes back to the whole series, as prepare-tree.sh left it.
 trap 'git -C "$tree" checkout -q "$tip"' EXIT
+trap 'exit 1' HUP INT TERM
 
 # Run test $1 alone again, up to twice, if known-flaky.txt lists it;
 # true if a rerun passes.
@@ -42,7 +47,10 @@ passes_rerun() {
 
 status=0
 k=0
+[ "$first" -eq 0 ] || [ -f "$builddir/results-0" ] ||
+  { echo "check-prefixes: no $builddir/results-0 of an earlier run" >&2; exit 2; }
 for c in $commits; do
+  [ "$k" -ge "$first" ] || { k=$((k + 1)); continue; }
   git -C "$tree" checkout -q --detach "$c"
   subject=$(git -C "$tree" log -1 --format=%s "$c")
   echo "check-prefixes: $k: $subject"
