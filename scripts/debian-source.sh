@@ -1,10 +1,12 @@
+# shellcheck shell=sh
 # Fetching an upstream tarball from Debian's source archive, shared by
 # fetch-elfutils.sh and fetch-perfparser.sh (sourced, not run).  apt-get
 # runs on a private configuration under APTDIR (its own source list,
 # lists, cache and empty status), so that the machine's own setup is
 # untouched; the archive is the one this machine's apt already uses for
 # Debian itself.  The caller defines die() (prints its arguments and
-# exits 1) before calling these.
+# exits 1) and check_hash() (dies unless file $1 is the pinned tarball)
+# before calling these.
 
 # The archive URIs this machine's apt already uses for Debian itself (not
 # the security archive), from one-line .list files and deb822 .sources files.
@@ -23,6 +25,26 @@ archive_uris() {
 check_sha256() {
   sum=$(sha256sum "$1" | cut -d' ' -f1)
   [ "$sum" = "$2" ] || die "$1: sha256 $sum, expected $2 $3"
+}
+
+# Put file $1 at $2, whole or not at all.
+install_file() {
+  cp "$1" "$2.tmp"
+  mv "$2.tmp" "$2"
+}
+
+# Whether the tarball $1 is in place: kept if it is there, else copied
+# from $3, the user's own copy named by variable $2, when that is set.
+# Either is checked with the caller's check_hash.
+use_local() {
+  if [ -f "$1" ]; then
+    check_hash "$1"
+    return 0
+  fi
+  [ -n "$3" ] || return 1
+  [ -f "$3" ] || die "$2=$3: no such file"
+  check_hash "$3"
+  install_file "$3" "$1"
 }
 
 # Run apt-get or apt-cache (first argument) on the private configuration

@@ -20,18 +20,7 @@ check_hash() {
   check_sha256 "$1" "$ELFUTILS_SHA256" "(elfutils.version); not the pristine $ELFUTILS_VERSION release"
 }
 
-if [ -f "$tarball" ]; then
-  check_hash "$tarball"
-  exit 0
-fi
-
-if [ -n "${ELFUTILS_TARBALL:-}" ]; then
-  [ -f "$ELFUTILS_TARBALL" ] || die "ELFUTILS_TARBALL=$ELFUTILS_TARBALL: no such file"
-  check_hash "$ELFUTILS_TARBALL"
-  cp "$ELFUTILS_TARBALL" "$tarball.tmp"
-  mv "$tarball.tmp" "$tarball"
-  exit 0
-fi
+use_local "$tarball" ELFUTILS_TARBALL "${ELFUTILS_TARBALL:-}" && exit 0
 
 hint="set ELFUTILS_TARBALL=/path/to/elfutils-$ELFUTILS_VERSION.tar.bz2"
 aptdir="$dest/apt"
@@ -39,6 +28,5 @@ orig=elfutils_$ELFUTILS_VERSION.orig.tar.bz2
 debian_orig fetch-elfutils "$aptdir" elfutils "$ELFUTILS_VERSION" \
   "$ELFUTILS_DEBIAN_SUITES" "$orig" "$hint"
 check_hash "$aptdir/$orig"
-cp "$aptdir/$orig" "$tarball.tmp"
-mv "$tarball.tmp" "$tarball"
+install_file "$aptdir/$orig" "$tarball"
 echo "fetch-elfutils: $tarball (sha256 ok)"

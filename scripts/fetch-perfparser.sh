@@ -23,23 +23,11 @@ check_hash() {
   check_sha256 "$1" "$HOTSPOT_SHA256" "(perfparser.version); not the pristine hotspot $HOTSPOT_VERSION release"
 }
 
-if [ -f "$tarball" ]; then
-  check_hash "$tarball"
-  exit 0
-fi
-
-if [ -n "${HOTSPOT_TARBALL:-}" ]; then
-  [ -f "$HOTSPOT_TARBALL" ] || die "HOTSPOT_TARBALL=$HOTSPOT_TARBALL: no such file"
-  check_hash "$HOTSPOT_TARBALL"
-  cp "$HOTSPOT_TARBALL" "$tarball.tmp"
-  mv "$tarball.tmp" "$tarball"
-  exit 0
-fi
+use_local "$tarball" HOTSPOT_TARBALL "${HOTSPOT_TARBALL:-}" && exit 0
 
 aptdir="$dest/apt-hotspot"
 debian_orig fetch-perfparser "$aptdir" hotspot "$HOTSPOT_VERSION" \
   "$HOTSPOT_DEBIAN_SUITES" "$orig" "set HOTSPOT_TARBALL=/path/to/$orig"
 check_hash "$aptdir/$orig"
-cp "$aptdir/$orig" "$tarball.tmp"
-mv "$tarball.tmp" "$tarball"
+install_file "$aptdir/$orig" "$tarball"
 echo "fetch-perfparser: $tarball (sha256 ok)"
