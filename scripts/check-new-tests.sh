@@ -59,17 +59,15 @@ tests=${NEW_TESTS:-$(git -C "$tree" diff --name-only --diff-filter=A upstream HE
 
 # build-elfutils.sh reconfigures when its configure flags change, but
 # objects built with other compiler flags, or from another TREE, stay:
-# start a build of another mode or tree, or of unknown origin, in a
+# start a sanitizer build of another tree, or of unknown origin, in a
 # clean OBJDIR.
-if [ "$mode" = sanitize ]; then
-  if [ -d "$3" ] && [ "$(cat "$3/new-tests-build" 2>/dev/null)" != "$mode $tree" ]; then
-    echo "check-new-tests: $3 is not a $mode build of $tree, removing it"
-    rm -rf "$3"
-  fi
-  mkdir -p "$3"
-  echo "$mode $tree" > "$3/new-tests-build"
+if [ "$mode" = sanitize ] && [ -d "$3" ] &&
+   [ "$(cat "$3/new-tests-build" 2>/dev/null)" != "$mode $tree" ]; then
+  echo "check-new-tests: $3 is not a $mode build of $tree, removing it"
+  rm -rf "$3"
 fi
 mkdir -p "$3"
+[ "$mode" != sanitize ] || echo "$mode $tree" > "$3/new-tests-build"
 objdir=$(cd "$3" && pwd)
 
 # shellcheck disable=SC2086
