@@ -39,6 +39,9 @@ struct profile_entry
   const char *comm;
   const char *dso;
   const char *symbol;
+  /* The symbol's address, as struct symbol_info has it: symbols of one
+     name are apart.  */
+  uint64_t start;
   bool kernel;
   uint64_t samples;
   uint64_t period;
@@ -70,10 +73,11 @@ profile_free (struct profile *profile)
 }
 
 static size_t
-entry_hash (const char *comm, const char *dso, const char *symbol)
+entry_hash (const char *comm, const char *dso, const char *symbol,
+	    uint64_t start)
 {
   uintptr_t h = (uintptr_t) comm * 31 + (uintptr_t) dso;
-  h = h * 31 + (uintptr_t) symbol;
+  h = (h * 31 + (uintptr_t) symbol) * 31 + start;
   return h ^ (h >> 17);
 }
 
@@ -89,7 +93,8 @@ grow (struct profile *profile)
 	 e = next)
       {
 	next = e->next;
-	size_t b = entry_hash (e->comm, e->dso, e->symbol) & (n_buckets - 1);
+	size_t b = (entry_hash (e->comm, e->dso, e->symbol, e->start)
+		    & (n_buckets - 1));
 	e->next = buckets[b];
 	buckets[b] = e;
       }
@@ -131,10 +136,13 @@ profile_add (struct profile *profile, size_t event, const char *comm,
 
   if (profile->n >= profile->n_buckets && grow (profile) != 0)
     return -1;
-  size_t b = entry_hash (comm, dso, symbol) & (profile->n_buckets - 1);
+  uint64_t start = symbol != NULL ? info->start : 0;
+  size_t b = (entry_hash (comm, dso, symbol, start)
+	      & (profile->n_buckets - 1));
   for (struct profile_entry *e = profile->buckets[b]; e != NULL; e = e->next)
     if (e->event == event && e->comm == comm && e->dso == dso
-	&& e->symbol == symbol && e->kernel == info->kernel)
+	&& e->symbol == symbol && e->start == start
+	&& e->kernel == info->kernel)
       {
 	++e->samples;
 	e->period += period;
@@ -147,6 +155,7 @@ profile_add (struct profile *profile, size_t event, const char *comm,
   e->comm = comm;
   e->dso = dso;
   e->symbol = symbol;
+  e->start = start;
   e->kernel = info->kernel;
   e->samples = 1;
   e->period = period;

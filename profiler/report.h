@@ -23,7 +23,8 @@ extern void report_frame (FILE *out, uint64_t ip,
 
 struct profile_entry;
 
-/* The samples of each event, counted by command, module and symbol.  */
+/* The samples of each event, counted by command, module and symbol
+   (symbols of one name apart, as perf report has them).  */
 struct profile
 {
   /* Commands, module paths and symbol names, kept once.  */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <gelf.h>
 
+#include "demangle.h"
 #include "filesyms.h"
 #include "kernel.h"
 #include "symbolize.h"
@@ -13,10 +14,6 @@
    the others, on x86 as perf takes them.  */
 #define PLT_HEADER_SIZE 16
 #define PLT_ENTRY_SIZE 16
-
-/* From libstdc++, as elfutils' own tools use it.  */
-extern char *__cxa_demangle (const char *mangled, char *buf, size_t *len,
-			     int *status);
 
 /* The answers for single addresses: direct-mapped, CACHE_SIZE entries,
    for addresses met again, as the hot ones are.  */
@@ -65,68 +62,13 @@ symbolizer_free (struct symbolizer *sz)
   sz->cache = NULL;
 }
 
-/* NAME demangled as perf shows it by default: without the parameter
-   list (and the qualifiers after it) of the function itself, nor the
-   return type of a template.  Returns a new string, or NULL if NAME is
-   not a mangled C++ name.  */
-static char *
-demangle (const char *name)
+/* NAME as perf shows it: demangled if SZ demangles.  *TO_FREE is set
+   to what the caller frees after, NULL if nothing.  */
+static const char *
+shown_name (const struct symbolizer *sz, const char *name, char **to_free)
 {
-  if (name[0] != '_' || name[1] != 'Z')
-    return NULL;
-  int status = -1;
-  char *s = __cxa_demangle (name, NULL, NULL, &status);
-  if (s == NULL || status != 0)
-    {
-      free (s);
-      return NULL;
-    }
-  /* Cut the parameter list: the parenthesized group at the end, but for
-     the qualifiers of a member function.  */
-  static const char *const qualifiers[] =
-    { " const", " volatile", " &&", " &", " noexcept" };
-  size_t end = strlen (s);
-  for (size_t i = 0; i < sizeof qualifiers / sizeof qualifiers[0]; ++i)
-    {
-      size_t n = strlen (qualifiers[i]);
-      if (end >= n && memcmp (s + end - n, qualifiers[i], n) == 0)
-	{
-	  end -= n;
-	  i = (size_t) -1;
-	}
-    }
-  if (end == 0 || s[end - 1] != ')')
-    return s;
-  int depth = 0;
-  for (size_t i = end; i-- > 0;)
-    {
-      if (s[i] == ')')
-	++depth;
-      else if (s[i] == '(' && --depth == 0)
-	{
-	  if (i > 0)
-	    s[i] = '\0';
-	  break;
-	}
-    }
-  /* The name of a function template comes after its return type:
-     "void f<int>".  Keep what follows the last space outside brackets,
-     but for an operator's.  */
-  size_t len = strlen (s);
-  if (len == 0 || s[len - 1] != '>')
-    return s;
-  size_t cut = 0;
-  depth = 0;
-  for (size_t i = 0; i < len; ++i)
-    if (s[i] == '<' || s[i] == '(' || s[i] == '[')
-      ++depth;
-    else if (s[i] == '>' || s[i] == ')' || s[i] == ']')
-      --depth;
-    else if (s[i] == ' ' && depth == 0
-	     && !(i >= 8 && memcmp (s + i - 8, "operator", 8) == 0))
-      cut = i + 1;
-  memmove (s, s + cut, len - cut + 1);
-  return s;
+  *to_free = sz->demangle ? demangle_as_perf (name) : NULL;
+  return *to_free ?: name;
 }
 
 /* The section of ELF named NAME, its header in *SHDR; NULL if none.  */
@@ -148,10 +90,12 @@ find_section (Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *shdr)
 /* Name ADDR of MOD as perf names an address in the PLT, which has no
    symbol: NAME@plt after the relocation of its entry (an entry of .plt
    after the first, or of .plt.sec, in the order of .rela.plt), with
-   an empty NAME for a relocation without symbol.  Returns a new string
-   with the offset in *OFFSET, or NULL.  */
+   an empty NAME for a relocation without symbol, NAME demangled if SZ
+   demangles.  Returns a new string with the offset in *OFFSET, or
+   NULL.  */
 static char *
-plt_name (Dwfl_Module *mod, Dwarf_Addr addr, uint64_t *offset)
+plt_name (const struct symbolizer *sz, Dwfl_Module *mod, Dwarf_Addr addr,
+	  uint64_t *offset)
 {
   Dwarf_Addr bias;
   Elf *elf = dwfl_module_getelf (mod, &bias);
@@ -213,10 +157,14 @@ plt_name (Dwfl_Module *mod, Dwarf_Addr addr, uint64_t *offset)
       && gelf_getsym (sym_data, symndx, &sym) != NULL)
     name = elf_strptr (elf, sym_shdr.sh_link, sym.st_name) ?: "";
 
+  char *to_free;
+  name = shown_name (sz, name, &to_free);
   char *s = malloc (strlen (name) + sizeof "@plt");
+  if (s != NULL)
+    strcpy (stpcpy (s, name), "@plt");
+  free (to_free);
   if (s == NULL)
     return NULL;
-  strcpy (stpcpy (s, name), "@plt");
   *offset = vaddr - (first + index * PLT_ENTRY_SIZE);
   return s;
 }
@@ -231,11 +179,14 @@ underscores (const char *name)
   return n;
 }
 
-/* Whether perf prefers function A to B at the same address: one with a
-   size, not weak, global, with fewer leading underscores, with a longer
-   name (perf's choose_best_symbol).  */
+/* Whether perf prefers function A, shown as NAME_A, to B, shown as
+   NAME_B, at the same address: one with a size, not weak, global, with
+   fewer leading underscores, with a longer name (perf's
+   choose_best_symbol, which compares the names it shows: demangled
+   unless --no-demangle).  */
 static bool
-perf_prefers (const struct file_symbol *a, const struct file_symbol *b)
+perf_prefers (const struct file_symbol *a, const char *name_a,
+	      const struct file_symbol *b, const char *name_b)
 {
   if ((a->size > 0) != (b->size > 0))
     return a->size > 0;
@@ -243,44 +194,49 @@ perf_prefers (const struct file_symbol *a, const struct file_symbol *b)
     return b->binding == STB_WEAK;
   if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
     return a->binding == STB_GLOBAL;
-  if (underscores (a->name) != underscores (b->name))
-    return underscores (a->name) < underscores (b->name);
-  return strlen (a->name) > strlen (b->name);
+  if (underscores (name_a) != underscores (name_b))
+    return underscores (name_a) < underscores (name_b);
+  return strlen (name_a) > strlen (name_b);
 }
 
-/* The name of SYM, or of the alias of it perf would name: the function
-   at its address it prefers, the first of equals.  */
-static const char *
-perf_alias (const struct file_symbols *fs, const struct file_symbol *sym)
-{
-  size_t n;
-  const struct file_symbol *at = file_symbols_at (fs, sym->value, &n);
-  /* Only between functions, and SYM's name must be one of theirs.  */
-  const struct file_symbol *best = NULL;
-  bool found = false;
-  for (size_t i = 0; i < n; ++i)
-    if (at[i].function)
-      {
-	found |= strcmp (at[i].name, sym->name) == 0;
-	if (best == NULL || perf_prefers (&at[i], best))
-	  best = &at[i];
-      }
-  return found ? best->name : sym->name;
-}
-
-/* What SYM of FS is named: perf's alias of it, demangled if SZ does,
-   in SZ's names; NULL if out of memory.  Made once for each symbol.  */
+/* What SYM of FS is named, in SZ's names; NULL if out of memory.  Made
+   once for each symbol: if SYM is a function, the name perf shows of
+   the function at its address perf prefers, the first of equals;
+   otherwise the name SYM shows.  */
 static const char *
 symbol_label (struct symbolizer *sz, const struct file_symbols *fs,
 	      struct file_symbol *sym)
 {
-  if (sym->label == NULL)
-    {
-      const char *name = perf_alias (fs, sym);
-      char *demangled = sz->demangle ? demangle (name) : NULL;
-      sym->label = strtab_add (&sz->names, demangled ?: name);
-      free (demangled);
-    }
+  if (sym->label != NULL)
+    return sym->label;
+  size_t n;
+  const struct file_symbol *at = file_symbols_at (fs, sym->value, &n);
+  const struct file_symbol *best = NULL;
+  const char *best_name = NULL;
+  char *best_free = NULL;
+  bool found = false;
+  for (size_t i = 0; i < n; ++i)
+    if (at[i].function)
+      {
+	char *to_free;
+	const char *name = shown_name (sz, at[i].name, &to_free);
+	found |= strcmp (at[i].name, sym->name) == 0;
+	if (best == NULL || perf_prefers (&at[i], name, best, best_name))
+	  {
+	    free (best_free);
+	    best = &at[i];
+	    best_name = name;
+	    best_free = to_free;
+	  }
+	else
+	  free (to_free);
+      }
+  char *own_free = NULL;
+  const char *label = found ? best_name : shown_name (sz, sym->name,
+						      &own_free);
+  sym->label = strtab_add (&sz->names, label);
+  free (best_free);
+  free (own_free);
   return sym->label;
 }
 
@@ -327,6 +283,7 @@ file_lookup (struct symbolizer *sz, Dwfl_Module *mod, const char *file,
     return true;
   info->name = symbol_label (sz, fs, sym);
   info->offset = rel - sym->value;
+  info->start = sym->value;
   return info->name != NULL;
 }
 
@@ -343,6 +300,7 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
       if (sz->kernel != NULL && kernel_has_maps (sz->kernel))
 	info->name = kernel_symbol (sz->kernel, ip, &info->dso,
 				    &info->offset);
+      info->start = ip - info->offset;
       return;
     case PERF_RECORD_MISC_HYPERVISOR:
       info->dso = "[hypervisor]";
@@ -393,9 +351,12 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
 	return;
       if (info->name == NULL)
 	{
-	  char *plt = plt_name (mod, ip, &info->offset);
+	  char *plt = plt_name (sz, mod, ip, &info->offset);
 	  if (plt != NULL)
-	    info->name = strtab_add (&sz->names, plt);
+	    {
+	      info->name = strtab_add (&sz->names, plt);
+	      info->start = ip - bias - info->offset;
+	    }
 	  free (plt);
 	}
     }

@@ -22,6 +22,12 @@ struct symbol_info
      the address's offset in it.  */
   const char *name;
   uint64_t offset;
+  /* With NAME, the symbol's address: in its module's file (less the
+     load bias, the same in every process), or in the kernel.  It tells
+     apart symbols of one name, as perf report does (overloads of a C++
+     function, demangled without their parameters, static functions of
+     one name).  */
+  uint64_t start;
   /* Whether the address is kernel (or hypervisor, guest kernel) code:
      looked up in the kernel's maps and kallsyms (kernel.c), not in the
      process's Dwfl.  */

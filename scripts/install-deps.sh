@@ -9,7 +9,8 @@ packages="autoconf automake autopoint bison flex gawk gettext m4 libtool
 pkg-config make gcc g++ git bzip2 xz-utils zstd ca-certificates
 zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
 binutils lld mold clang llvm linux-perf libc6-dbg valgrind
-dpkg-dev abigail-tools gnuplot-nox python3 chromium
+dpkg-dev abigail-tools gnuplot-nox python3 chromium python3-websocket
+libiberty-dev
 cmake qtbase5-dev"
 
 missing=
