@@ -6,13 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flamegraph-script.h"
 #include "flamegraph.h"
 
-/* The picture's width, its margins and the height of a row, in pixels
-   (SVG user units).  */
+/* The picture's width, its margins, the top of the row of controls the
+   script makes (flamegraph-script.c), the height of the header above
+   the frames and of a row, in pixels (SVG user units).  */
 #define WIDTH 1200
 #define MARGIN 10
-#define HEADER 66
+#define CONTROLS 68
+#define HEADER 94
 #define ROW 16
 /* The font size, and the advance of a character of the monospaced font
    at that size, to cut names to their box before the box clips them.  */
@@ -196,21 +199,31 @@ kind_name (enum frame_kind kind, const struct node *n, bool root)
     }
 }
 
-/* Draw node I, DEPTH rows above the bottom one, at X, and its callees
-   above it.  SCALE is pixels per sample.  */
+/* Draw node I, DEPTH rows above the bottom one, with OFFSET samples
+   left of it, and its callees above it, inside its group: a <g> of
+   class "f" with the name, samples and offset the script reads, the
+   tooltip, the box, the groups of the callees.  SCALE is pixels per
+   sample.  Adds to *OMITTED the samples of the frames left out.  */
 static void
-draw (const struct tree *t, size_t i, size_t depth, double x, double scale,
-      FILE *out)
+draw (const struct tree *t, size_t i, size_t depth, uint64_t offset,
+      double scale, uint64_t *omitted, FILE *out)
 {
   const struct node *n = &t->nodes[i];
   double width = n->samples * scale;
   if (width < MIN_WIDTH)
-    return;
+    {
+      *omitted += n->samples;
+      return;
+    }
+  double x = MARGIN + offset * scale;
   double y = HEADER + (t->depth - depth) * ROW;
   unsigned int rgb[3];
   colour (n->kind, n->label, rgb);
 
-  fputs ("<g><title>", out);
+  fputs ("<g class=\"f\" data-name=\"", out);
+  put_escaped (out, n->label, SIZE_MAX);
+  fprintf (out, "\" data-samples=\"%" PRIu64 "\" data-offset=\"%" PRIu64
+	   "\"><title>", n->samples, offset);
   put_escaped (out, n->label, SIZE_MAX);
   if (n->dso != NULL)
     {
@@ -242,13 +255,14 @@ draw (const struct tree *t, size_t i, size_t depth, double x, double scale,
 	}
       fputs ("</text>", out);
     }
-  fputs ("</svg></g>\n", out);
+  fputs ("</svg>\n", out);
 
   for (size_t c = n->first_child; c != 0; c = t->nodes[c].next_sibling)
     {
-      draw (t, c, depth + 1, x, scale, out);
-      x += t->nodes[c].samples * scale;
+      draw (t, c, depth + 1, offset, scale, omitted, out);
+      offset += t->nodes[c].samples;
     }
+  fputs ("</g>\n", out);
 }
 
 /* The key to the colours, at Y.  */
@@ -298,6 +312,15 @@ flamegraph_write (const struct stacks *st, FILE *out, const char *title,
   fputs ("<title>", out);
   put_escaped (out, title, SIZE_MAX);
   fputs ("</title>\n", out);
+  /* For the script: frames to click, the callers of the frame zoomed
+     into dimmed, the controls.  */
+  fputs ("<style>\n"
+	 ".f { cursor: pointer }\n"
+	 ".f > svg:hover > rect { stroke: #000000; stroke-width: 1 }\n"
+	 ".caller > svg { opacity: 0.6 }\n"
+	 ".control { cursor: pointer; fill: #1a4d99 }\n"
+	 ".control.off { cursor: default; fill: #aaaaaa }\n"
+	 "</style>\n", out);
   fprintf (out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
 	   "<text x=\"%d\" y=\"24\" font-size=\"17\" text-anchor=\"middle\">",
 	   WIDTH / 2);
@@ -312,10 +335,25 @@ flamegraph_write (const struct stacks *st, FILE *out, const char *title,
     }
   legend (out, 50);
   fputs ("<g id=\"frames\">\n", out);
+  uint64_t omitted = 0;
   if (t.nodes[0].samples > 0)
-    draw (&t, 0, 0, MARGIN, (WIDTH - 2.0 * MARGIN) / t.nodes[0].samples,
-	  out);
-  fputs ("</g>\n</svg>\n", out);
+    draw (&t, 0, 0, 0, (WIDTH - 2.0 * MARGIN) / t.nodes[0].samples,
+	  &omitted, out);
+  fputs ("</g>\n", out);
+  /* The script, with the sizes it needs to lay the frames out again;
+     OMITTED is the samples of the frames left out, which a search
+     cannot find.  Without frames, it has nothing to do.  */
+  if (t.nodes[0].samples > 0)
+    {
+      fprintf (out, "<script type=\"text/ecmascript\"><![CDATA[\n"
+	       "const layout = { width: %d, margin: %d, controls: %d,"
+	       " row: %d, charWidth: %g, minWidth: %g, omitted: %" PRIu64
+	       " };\n", WIDTH, MARGIN, CONTROLS, ROW, CHAR_WIDTH, MIN_WIDTH,
+	       omitted);
+      fputs (flamegraph_script, out);
+      fputs ("]]></script>\n", out);
+    }
+  fputs ("</svg>\n", out);
   free (t.nodes);
   return 0;
 }

@@ -31,5 +31,5 @@ echo "main-job: the top 15 of perfsym's profile of $out/bfd-pie/workload" \
   "(all of it in $out/profile.txt):"
 grep -m 1 '^# Overhead' "$out/profile.txt" || true
 grep -v -e '^#' -e '^$' "$out/profile.txt" | head -n 15
-echo "main-job: its flame graph, to open in a web browser:" \
-  "$out/flamegraph.svg"
+echo "main-job: its flame graph, to open in a web browser (click a frame" \
+  "to zoom into it, search names at the top right): $out/flamegraph.svg"

@@ -3,11 +3,14 @@
 asks: the SVG as an XML parser reads it, and the PNG headless Chromium made
 of it as a person sees it.
 
-SVG: a title; every frame a <g> with a <title> ("LABEL (DSO)", then "KIND: N
-samples, P%") and an inner <svg> box holding a <rect> and maybe a <text>;
-widths proportional to the samples, every frame on a frame of the row below
-that spans it, callees no wider than their caller, colours by kind (program
-red, libraries yellow, kernel blue, the rest grey), names cut to their box.
+SVG: a title; every frame a <g class="f"> with the data the script reads
+(data-name, data-samples, data-offset: the samples left of it), a <title>
+("LABEL (DSO)", then "KIND: N samples, P%"), an inner <svg> box holding a
+<rect> and maybe a <text>, and the groups of its callees; widths and places
+proportional to the samples, every frame on a frame of the row below that
+spans it (the group it is in), callees no wider than their caller, colours
+by kind (program red, libraries yellow, kernel blue, the rest grey), names
+cut to their box; the script (tests/drive-flamegraph.py tries it).
 With PROFILE (perfsym's flat profile of the same recording, whose samples
 must be few enough for every frame to be drawn): the frames with the most
 samples of their own (not in callees) are the profile's top functions, with
@@ -50,33 +53,57 @@ def parse_svg(path):
     height = float(root.get("height"))
     group = root.find(f"{NS}g[@id='frames']")
     check(group is not None, "no <g id=\"frames\">")
+    script = root.find(NS + "script")
+    check(script is not None and script.text
+          and "const layout = {" in script.text,
+          "no <script> with the layout of the frames")
     frames = []
-    for g in group.findall(NS + "g"):
-        t = g.find(NS + "title")
-        box = g.find(NS + "svg")
-        if not check(t is not None and box is not None,
-                     "a frame without <title> or box"):
-            continue
-        lines = t.text.split("\n")
-        m = re.fullmatch(r"(\w[\w ]*): (\d+) samples, ([\d.]+)%", lines[-1])
-        if not check(len(lines) == 2 and m, f"bad frame title {t.text!r}"):
-            continue
-        head = lines[0]
-        dso = None
-        m2 = re.fullmatch(r"(.*) \(([^()]*(?:\([^()]*\))?[^()]*)\)", head)
-        if m2 and m.group(1) not in ("command", "every sample"):
-            head, dso = m2.group(1), m2.group(2)
-        rect = box.find(NS + "rect")
-        text = box.find(NS + "text")
-        frames.append({
-            "label": head, "dso": dso, "kind": m.group(1),
-            "samples": int(m.group(2)),
-            "x": float(box.get("x")), "y": float(box.get("y")),
-            "w": float(box.get("width")), "h": float(box.get("height")),
-            "fill": rect.get("fill") if rect is not None else None,
-            "text": text.text if text is not None else None,
-        })
+
+    # The frames in G, callers before callees: each a <g class="f">
+    # holding its <title>, its box and its callees' groups.
+    def walk(g, caller):
+        for child in g.findall(NS + "g"):
+            f = parse_frame(child, caller)
+            if f is not None:
+                frames.append(f)
+                walk(child, f)
+
+    if group is not None:
+        walk(group, None)
     return root, width, height, frames
+
+
+def parse_frame(g, caller):
+    t = g.find(NS + "title")
+    box = g.find(NS + "svg")
+    if not check(g.get("class") == "f" and t is not None
+                 and box is not None,
+                 "a frame without class f, <title> or box"):
+        return None
+    lines = t.text.split("\n")
+    m = re.fullmatch(r"(\w[\w ]*): (\d+) samples, ([\d.]+)%", lines[-1])
+    if not check(len(lines) == 2 and m, f"bad frame title {t.text!r}"):
+        return None
+    head = lines[0]
+    dso = None
+    m2 = re.fullmatch(r"(.*) \(([^()]*(?:\([^()]*\))?[^()]*)\)", head)
+    if m2 and m.group(1) not in ("command", "every sample"):
+        head, dso = m2.group(1), m2.group(2)
+    check(g.get("data-name") == head
+          and g.get("data-samples") == m.group(2),
+          f"{head}: data-name {g.get('data-name')!r}, data-samples"
+          f" {g.get('data-samples')} are not its title's")
+    rect = box.find(NS + "rect")
+    text = box.find(NS + "text")
+    return {
+        "label": head, "dso": dso, "kind": m.group(1),
+        "samples": int(m.group(2)), "offset": int(g.get("data-offset", -1)),
+        "caller": caller,
+        "x": float(box.get("x")), "y": float(box.get("y")),
+        "w": float(box.get("width")), "h": float(box.get("height")),
+        "fill": rect.get("fill") if rect is not None else None,
+        "text": text.text if text is not None else None,
+    }
 
 
 def rgb(fill):
@@ -108,6 +135,9 @@ def check_frames(width, frames):
         by_row.setdefault(f["y"], []).append(f)
         check(abs(f["w"] - f["samples"] * scale) < 0.01,
               f"{f['label']}: width {f['w']} for {f['samples']} samples")
+        check(abs(f["x"] - 10 - f["offset"] * scale) < 0.01,
+              f"{f['label']}: at {f['x']}, {f['offset']} samples left of"
+              " it")
         check(f["fill"] is not None
               and kind_colour_ok(f["kind"], rgb(f["fill"])),
               f"{f['label']}: colour {f['fill']} for a {f['kind']} frame")
@@ -127,6 +157,8 @@ def check_frames(width, frames):
                  and f["x"] + f["w"] <= p["x"] + p["w"] + 0.02]
         if check(len(below) == 1, f"{f['label']}: no caller under it"):
             below[0].setdefault("callees", []).append(f)
+            check(f["caller"] is below[0],
+                  f"{f['label']}: not in the group of its caller")
     for f in frames:
         callees = sum(c["samples"] for c in f.get("callees", []))
         check(callees <= f["samples"],

@@ -4,8 +4,9 @@
 // std::function, a functor's operator(), operator new and delete (and
 // their PLT entries), a virtual destructor (aliases D1/D2), overloads,
 // an anonymous namespace, clones (.isra, .constprop), an alias with a
-// longer C name that perf's rule sets aside for the demangled one, and
-// a name perf demangles as OCaml's.
+// longer C name that perf's rule sets aside for the demangled one, a
+// name perf demangles as OCaml's, and recursion (for the flame graph's
+// test, tests/profiler-flamegraph.sh).
 // Usage: cxx-workload [ROUNDS]   (100 rounds take some 0.1 s)
 
 #include <algorithm>
@@ -79,6 +80,14 @@ twice (long x)
 extern "C" long _cxx_workload_twice (long) noexcept
   __attribute__ ((alias ("_Z5twicel")));
 
+// Recursive: in a flame graph its frames stand on one another, and a
+// search for it counts each sample once.
+__attribute__ ((noinline)) long
+fib (int n)
+{
+  return n < 2 ? n : fib (n - 1) + fib (n - 2);
+}
+
 // perf takes "caml" and a capital for an OCaml name: camlCxx.spin.
 extern "C" __attribute__ ((noinline)) long
 camlCxx__spin_1 (long x)
@@ -146,7 +155,7 @@ main (int argc, char **argv)
       std::function<long (int)> f = [&] (int k) { return weigh (k) + v[k]; };
       for (int i = 0; i < 200; ++i)
 	sink = sink + f (i);
-      sink = sink + twice (100000) + camlCxx__spin_1 (20000);
+      sink = sink + twice (100000) + camlCxx__spin_1 (20000) + fib (20);
     }
   return 0;
 }
