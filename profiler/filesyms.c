@@ -117,6 +117,7 @@ read_symbols (struct file_symbols *fs, Dwfl_Module *mod, Dwarf_Addr bias)
 	  .binding = GELF_ST_BIND (sym.st_info),
 	  .first_pass = i >= first,
 	  .function = type == STT_FUNC || type == STT_GNU_IFUNC,
+	  .object = type == STT_OBJECT,
 	  /* dwfl_module_getsym_info gives -1 for a section that is not
 	     allocated.  */
 	  .not_in_section = shndx >= SHN_LORESERVE,

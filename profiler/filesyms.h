@@ -37,8 +37,10 @@ struct file_symbol
   /* Whether dwfl_module_addrinfo looks at it in its first pass (globals,
      or every symbol when the table has no locals apart).  */
   bool first_pass;
-  /* Whether it is a function (STT_FUNC, STT_GNU_IFUNC).  */
+  /* Whether it is a function (STT_FUNC, STT_GNU_IFUNC), or data
+     (STT_OBJECT).  */
   bool function;
+  bool object;
   /* Whether its section index is not a section (SHN_ABS, SHN_COMMON, a
      section that is not allocated): it then only names its own
      address.  */

@@ -179,24 +179,36 @@ underscores (const char *name)
   return n;
 }
 
-/* Whether perf prefers function A, shown as NAME_A, to B, shown as
-   NAME_B, at the same address: one with a size, not weak, global, with
-   fewer leading underscores, with a longer name (perf's
-   choose_best_symbol, which compares the names it shows: demangled
-   unless --no-demangle).  */
-static bool
-perf_prefers (const struct file_symbol *a, const char *name_a,
-	      const struct file_symbol *b, const char *name_b)
+/* A function at an address as perf's choose_best_symbol sees it.  */
+struct perf_symbol
 {
-  if ((a->size > 0) != (b->size > 0))
-    return a->size > 0;
-  if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
-    return b->binding == STB_WEAK;
-  if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
-    return a->binding == STB_GLOBAL;
-  if (underscores (name_a) != underscores (name_b))
-    return underscores (name_a) < underscores (name_b);
-  return strlen (name_a) > strlen (name_b);
+  const struct file_symbol *sym;
+  /* The name perf shows: demangled unless --no-demangle.  */
+  const char *name;
+  /* Whether it has a size by then: perf has given a sizeless symbol
+     the room up to the next one it keeps, in the order of addresses
+     then of the symbol table, which is beyond this address for the
+     last of its symbols.  */
+  bool sized;
+};
+
+/* Whether perf prefers function A to B at the same address: one with a
+   size, not weak, global, with fewer leading underscores, with a longer
+   name.  */
+static bool
+perf_prefers (const struct perf_symbol *a, const struct perf_symbol *b)
+{
+  if (a->sized != b->sized)
+    return a->sized;
+  unsigned char bind_a = a->sym->binding;
+  unsigned char bind_b = b->sym->binding;
+  if ((bind_a == STB_WEAK) != (bind_b == STB_WEAK))
+    return bind_b == STB_WEAK;
+  if ((bind_a == STB_GLOBAL) != (bind_b == STB_GLOBAL))
+    return bind_a == STB_GLOBAL;
+  if (underscores (a->name) != underscores (b->name))
+    return underscores (a->name) < underscores (b->name);
+  return strlen (a->name) > strlen (b->name);
 }
 
 /* What SYM of FS is named, in SZ's names; NULL if out of memory.  Made
@@ -211,28 +223,36 @@ symbol_label (struct symbolizer *sz, const struct file_symbols *fs,
     return sym->label;
   size_t n;
   const struct file_symbol *at = file_symbols_at (fs, sym->value, &n);
-  const struct file_symbol *best = NULL;
-  const char *best_name = NULL;
+  /* The last symbol perf keeps (functions and data) at the address.  */
+  size_t last = n;
+  for (size_t i = 0; i < n; ++i)
+    if (at[i].function || at[i].object)
+      last = i;
+  struct perf_symbol best = { NULL, NULL, false };
   char *best_free = NULL;
   bool found = false;
   for (size_t i = 0; i < n; ++i)
     if (at[i].function)
       {
 	char *to_free;
-	const char *name = shown_name (sz, at[i].name, &to_free);
+	struct perf_symbol candidate =
+	  {
+	    .sym = &at[i],
+	    .name = shown_name (sz, at[i].name, &to_free),
+	    .sized = at[i].size > 0 || i == last,
+	  };
 	found |= strcmp (at[i].name, sym->name) == 0;
-	if (best == NULL || perf_prefers (&at[i], name, best, best_name))
+	if (best.sym == NULL || perf_prefers (&candidate, &best))
 	  {
 	    free (best_free);
-	    best = &at[i];
-	    best_name = name;
+	    best = candidate;
 	    best_free = to_free;
 	  }
 	else
 	  free (to_free);
       }
   char *own_free = NULL;
-  const char *label = found ? best_name : shown_name (sz, sym->name,
+  const char *label = found ? best.name : shown_name (sz, sym->name,
 						      &own_free);
   sym->label = strtab_add (&sz->names, label);
   free (best_free);

@@ -7,7 +7,7 @@
 #   - every sample of perfsym -s -g with perf script's, by (pid, tid,
 #     time): the sampled function's name, and each caller's that perf
 #     names;
-#   - perfsym's flat profile with perf report --sort sym, by name;
+#   - perfsym's flat profile with perf report --sort comm,dso,sym;
 #   - perfsym --folded with perf script's call chains collapsed.
 # Each must agree for at least 99.5% of what perf names (the samples,
 # the callers, the profile's samples, the stacks' samples).  The names
@@ -30,7 +30,8 @@ fail() {
 }
 
 [ -x "$perfsym" ] || fail "$perfsym is missing; make profiler builds it"
-command -v g++ > /dev/null || fail "g++ is missing; scripts/install-deps.sh installs it"
+command -v g++ > /dev/null ||
+  fail "g++ is missing; scripts/install-deps.sh installs it"
 rm -rf "$work"
 mkdir -p "$work"
 "$top/workloads/check-perf.sh" "$work" || fail "perf cannot sample here"
@@ -49,18 +50,20 @@ run() {
     fail "$* failed, see $work/$out.err"
 }
 data=$work/cxx.data
-run perf.script perf script --no-inline -F comm,pid,tid,time,ip,sym,dso -i "$data"
-run perf.report perf report --stdio --no-children -n -g none --sort sym -i "$data"
+run perf.script perf script --no-inline -F comm,pid,tid,time,ip,sym,dso \
+  -i "$data"
+run perf.report perf report --stdio --no-children -n -g none \
+  --sort comm,dso,sym -i "$data"
 run perfsym.samples "$perfsym" -s -g -i "$data"
 run perfsym.profile "$perfsym" -i "$data"
 run perfsym.folded "$perfsym" --folded -i "$data"
 
-# The frames of every sample, one line each: KEY, a TAB, then the
-# names, innermost first, separated by TABs.  perf script: "COMM
-# PID/TID TIME:" then "\tIP NAME (DSO)" a frame; perfsym -s -g: "PID TID
-# TIME IP DSO NAME+0xOFF", then "\tIP NAME+0xOFF (DSO)" a caller.  Both
-# keep the folded output's label in a third field for -v folded=1:
-# "COMM;OUTERMOST;...;INNERMOST".
+# The frames of every sample of $1, one line each: "PID TID TIME", a
+# TAB, then the names, innermost first, separated by TABs.  $1 is perf
+# script's output ("COMM PID/TID TIME:", then "\tIP NAME (DSO)" a
+# frame) or perfsym -s -g's ("PID TID TIME IP DSO NAME+0xOFF", then
+# "\tIP NAME+0xOFF (DSO)" a caller).  With $2 1, perf script's stacks
+# in the folded format instead: "COMM;OUTERMOST;...;INNERMOST".
 frames() {
   awk -v folded="${2:-0}" '
     function label(name, dso,    base) {
@@ -89,11 +92,11 @@ frames() {
       }
       key = ""
     }
-    # A frame: "IP NAME[+0xOFF] (DSO)".
+    # A frame: "IP NAME[+0xOFF] (DSO)", DSO maybe "/memfd:x (deleted)".
     function add(line,    dso, i) {
       sub(/^\t */, "", line)
       sub(/^[0-9a-f]+ /, "", line)
-      i = match(line, / \([^()]*\)$/)
+      i = match(line, / \(([^()]|\([^()]*\))*\)$/)
       dso = i ? substr(line, i + 2, length(line) - i - 2) : ""
       if (i)
         line = substr(line, 1, i - 1)
@@ -164,21 +167,26 @@ compare_frames() {
     }' "$work/perfsym.frames" "$work/perf.frames"
 }
 
-# The entries of a flat profile (perfsym's, or perf report --sort sym):
-# "NAME\tRANK\tSAMPLES", RANK numbering the entries of one name (perf
-# report keeps symbols of one name apart, overloads among them), most
-# samples first.  Entries named by an address are left out.
+# The entries of a flat profile (perfsym's, or perf report's): "COMM DSO
+# [.] NAME\tRANK\tSAMPLES", the blanks before NAME made one, RANK
+# numbering the entries of one key (symbols of one name are apart,
+# overloads among them), most samples first.  Entries named by an
+# address are left out.
 entries() {
   awk '/^ +[0-9.]+% +[0-9]+ / && match($0, / \[[.k]\] /) {
          name = substr($0, RSTART + 5)
+         where = substr($0, 1, RSTART + 3)
+         sub(/^ +[0-9.]+% +[0-9]+ +/, "", where)
+         gsub(/ +/, " ", where)
          if (name !~ /^0x[0-9a-f]+$/)
-           print name "\t" $2
+           print where " " name "\t" $2
        }' "$1" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2nr |
     awk -F '\t' '{ print $1 "\t" rank[$1]++ "\t" $2 }'
 }
 
 # The flat profiles: "NAMED SAME", the samples of perf report's named
-# entries, and of those perfsym has with the same name and samples.
+# entries, and of those perfsym has with the same command, module, name
+# and samples.
 compare_profiles() {
   entries "$work/perfsym.profile" > "$work/perfsym.entries"
   entries "$work/perf.report" > "$work/perf.entries"
@@ -189,7 +197,8 @@ compare_profiles() {
       if (ps[$1 "\t" $2] == $3)
         same += $3
     }
-    END { print named + 0, same + 0 }' "$work/perfsym.entries" "$work/perf.entries"
+    END { print named + 0, same + 0 }' \
+    "$work/perfsym.entries" "$work/perf.entries"
 }
 
 # The folded stacks: "SAMPLES SAME".
@@ -209,21 +218,24 @@ compare_folded() {
 status=0
 # check WHAT TOTAL SAME: at least $min% of TOTAL, and TOTAL > 0.
 check() {
-  pct=$(awk -v t="$2" -v s="$3" 'BEGIN { printf "%.2f", t ? 100 * s / t : 0 }')
-  ok=$(awk -v t="$2" -v s="$3" -v m="$min" 'BEGIN { print (t > 0 && 100 * s >= m * t) }')
+  pct=$(awk -v t="$2" -v s="$3" \
+    'BEGIN { printf "%.2f", t ? 100 * s / t : 0 }')
+  ok=$(awk -v t="$2" -v s="$3" -v m="$min" \
+    'BEGIN { print (t > 0 && 100 * s >= m * t) }')
   result=pass
   [ "$ok" -eq 1 ] || { result=FAIL; status=1; }
   printf '%-44s %7d %7d %7s%%  %s\n' "$1" "$2" "$3" "$pct" "$result"
 }
 
-printf '%-44s %7s %7s %8s\n' "perfsym against $(perf --version)" total same percent
+printf '%-44s %7s %7s %8s\n' "perfsym against $(perf --version)" \
+  total same percent
 # shellcheck disable=SC2046
 set -- $(compare_frames 2> "$work/differ.txt")
 check "samples named (-s)" "$1" "$2"
 check "callers named (-s -g)" "$3" "$4"
 # shellcheck disable=SC2046
 set -- $(compare_profiles)
-check "profile samples by name (perf report)" "$1" "$2"
+check "profile entries (perf report)" "$1" "$2"
 # shellcheck disable=SC2046
 set -- $(compare_folded)
 check "samples of the same stack (--folded)" "$1" "$2"
@@ -232,10 +244,10 @@ if [ -s "$work/differ.txt" ]; then
   cat "$work/differ.txt"
 fi
 
-# The names the workload is for, in perfsym's profile.
-for name in 'churn<int>' 'churn<long>' '(anonymous namespace)::weigh' \
-  'spin' 'twice' 'Cxx.spin_1' 'operator new' \
-  'std::_Rb_tree<int, std::pair<int const, std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > >, std::_Select1st<std::pair<int const, std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > > >, std::less<int>, std::allocator<std::pair<int const, std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > > > >::_M_erase'; do
+# The names the workload is for, in perfsym's profile, a line each.
+string='std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >'
+pair="std::pair<int const, $string>"
+while IFS= read -r name; do
   if ! awk -v name="$name" '
          /^ +[0-9.]+%/ && match($0, / \[[.k]\] /) &&
            substr($0, RSTART + 5) == name { found = 1 }
@@ -243,7 +255,17 @@ for name in 'churn<int>' 'churn<long>' '(anonymous namespace)::weigh' \
     echo "profiler-cxx-names: $name is not in perfsym's profile"
     status=1
   fi
-done
-[ $status -eq 0 ] || fail "perfsym names C++ code otherwise than perf; the files are in $work"
+done <<EOF
+churn<int>
+churn<long>
+(anonymous namespace)::weigh
+spin
+twice
+Cxx.spin_1
+operator new
+std::_Rb_tree<int, $pair, std::_Select1st<$pair>, std::less<int>, std::allocator<$pair> >::_M_erase
+EOF
+[ $status -eq 0 ] ||
+  fail "perfsym names C++ code otherwise than perf; the files are in $work"
 rm -rf "$work"
 echo "profiler-cxx-names: PASS"
