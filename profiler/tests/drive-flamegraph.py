@@ -453,30 +453,37 @@ def check_clear(browser, state):
 
 
 def check_tooltip(browser, state, tree, outdir):
+    """Hover the narrowest frame too narrow to label (at least a pixel
+    wide), then the frame of the longest name, then nothing."""
     narrow = [f for f in state["frames"]
               if f["shown"] and f["text"] == "" and f["width"] >= 1]
     if not check(narrow, "no frame too narrow to label, at least a pixel"
                  " wide, to hover"):
         return
-    f = min(narrow, key=lambda f: (f["width"], f["path"]))
-    browser.mouse("mouseMoved", *centre(f))
-    after = browser.evaluate(STATE)
-    browser.screenshot(os.path.join(outdir, "tooltip.png"))
-    tip = after["tooltip"]
-    name = f["path"][-1]
-    share = f"{100 * f['samples'] / tree.total:.2f}%"
-    check(tip["visible"], f"no tooltip over {'/'.join(f['path'])}")
-    check(name[:60] in tip["text"]
-          and f"{f['samples']} samples" in tip["text"]
-          and share in tip["text"],
-          f"tooltip over {name}: {tip['text']!r} lacks its name, samples"
-          f" or share {share}")
-    check(tip["x"] >= 0 and tip["y"] >= 0
-          and tip["x"] + tip["width"] <= after["width"]
-          and tip["y"] + tip["height"] <= after["height"],
-          f"the tooltip is out of the picture: {tip}")
-    print(f"tooltip over {name} ({f['width']:.2f} px, unlabelled):"
-          f" {tip['text']!r}")
+    hovered = [min(narrow, key=lambda f: (f["width"], f["path"])),
+               max(state["frames"], key=lambda f: len(f["path"][-1]))]
+    for n, f in enumerate(hovered):
+        browser.mouse("mouseMoved", *centre(f))
+        after = browser.evaluate(STATE)
+        if n == 0:
+            browser.screenshot(os.path.join(outdir, "tooltip.png"))
+        tip = after["tooltip"]
+        name = f["path"][-1]
+        share = f"{100 * f['samples'] / tree.total:.2f}%"
+        check(tip["visible"], f"no tooltip over {'/'.join(f['path'])}")
+        # The name may be in lines, each ending with a blank or not.
+        check(name in tip["text"]
+              and f"{f['samples']} samples" in tip["text"]
+              and share in tip["text"],
+              f"tooltip over {name}: {tip['text']!r} lacks its name, samples"
+              f" or share {share}")
+        check(tip["x"] >= 0 and tip["y"] >= 0
+              and tip["x"] + tip["width"] <= after["width"]
+              and tip["y"] + tip["height"] <= after["height"],
+              f"the tooltip over {name} is out of the picture: {tip}")
+        print(f"tooltip over {name[:70]} ({f['width']:.2f} px,"
+              f" {'un' if f['text'] == '' else ''}labelled):"
+              f" {tip['text'][:150]!r}, {tip['width']:.0f} px wide")
     browser.mouse("mouseMoved", WIDTH / 2, 30)
     check(not browser.evaluate(STATE)["tooltip"]["visible"],
           "the tooltip stays off the frames")
