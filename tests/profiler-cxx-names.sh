@@ -246,7 +246,7 @@ fi
 
 # The names the workload is for, in perfsym's profile, a line each.
 string='std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >'
-pair="std::pair<int const, $string>"
+pair="std::pair<int const, $string >"
 while IFS= read -r name; do
   if ! awk -v name="$name" '
          /^ +[0-9.]+%/ && match($0, / \[[.k]\] /) &&
@@ -263,7 +263,7 @@ spin
 twice
 Cxx.spin_1
 operator new
-std::_Rb_tree<int, $pair, std::_Select1st<$pair>, std::less<int>, std::allocator<$pair> >::_M_erase
+std::_Rb_tree<int, $pair, std::_Select1st<$pair >, std::less<int>, std::allocator<$pair > >::_M_erase
 EOF
 [ $status -eq 0 ] ||
   fail "perfsym names C++ code otherwise than perf; the files are in $work"
