@@ -1,192 +1,179 @@
-/* The ELF files of the processes' modules, each mapped once.  */
+/* The ELF files of the recording's mappings, each opened once.  */
 
-#define _GNU_SOURCE 1
-
+#include <errno.h>
 #include <fcntl.h>
-#include <search.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <elfutils/libdwelf.h>
 
 #include "elffiles.h"
-
-/* A file mapped whole, and the Elf over it that its modules share.  The
-   mapping is private and writable, as libelf maps a file for
-   ELF_C_READ_MMAP_PRIVATE, the kind of descriptor elf_memory makes:
-   libelf may convert data in place.  */
-struct elf_file
-{
-  dev_t dev;
-  ino_t ino;
-  off_t size;
-  struct timespec mtime;
-  void *map;
-  /* Each module that found it holds a reference (elf_begin of it), this
-     table one more, dropped when the table is freed.  */
-  Elf *elf;
-};
-
-/* A path modules read, the value of their module's userdata.  */
-struct elf_path
-{
-  const char *path;
-  struct elf_files *files;
-  /* Whether mapping it was tried, and the file if it worked.  */
-  bool tried;
-  struct elf_file *file;
-  struct elf_path *next;
-};
 
 void
 elf_files_init (struct elf_files *files)
 {
+  memset (files, 0, sizeof *files);
   strtab_init (&files->paths);
-  files->path_list = NULL;
-  files->by_identity = NULL;
+  strtab_init (&files->failures);
+  /* Half the descriptors a process may have, for files kept open; the
+     rest is libdwfl's (separate debug files) and the run's.  */
+  struct rlimit rl;
+  files->max_fds = (getrlimit (RLIMIT_NOFILE, &rl) == 0
+		    && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur / 2 : 512);
 }
 
 static void
-free_file (void *p)
+close_file (struct elf_file *file)
 {
-  struct elf_file *file = p;
   elf_end (file->elf);
-  munmap (file->map, file->size);
+  if (file->fd >= 0)
+    close (file->fd);
+  free (file->image);
   free (file);
 }
 
 void
 elf_files_free (struct elf_files *files)
 {
-  tdestroy (files->by_identity, free_file);
-  files->by_identity = NULL;
-  for (struct elf_path *p = files->path_list, *next; p != NULL; p = next)
+  for (struct elf_file *file = files->list, *next; file != NULL; file = next)
     {
-      next = p->next;
-      free (p);
+      next = file->next;
+      close_file (file);
     }
-  files->path_list = NULL;
   strtab_free (&files->paths);
+  strtab_free (&files->failures);
+  elf_files_init (files);
 }
 
-int
-elf_files_attach (struct elf_files *files, Dwfl_Module *mod, const char *path)
+/* The entry of FILES for PATH, made (not read) if there is none; NULL if
+   out of memory.  */
+static struct elf_file *
+find_file (struct elf_files *files, const char *path)
 {
-  void **userdata;
-  dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-  /* A module grown by a piece has its file already.  */
-  if (*userdata != NULL)
-    return 0;
   const char *key = strtab_add (&files->paths, path);
   if (key == NULL)
-    return -1;
-  struct elf_path **slot = (struct elf_path **) strtab_value (key);
-  if (*slot == NULL)
-    {
-      *slot = calloc (1, sizeof **slot);
-      if (*slot == NULL)
-	return -1;
-      (*slot)->path = key;
-      (*slot)->files = files;
-      (*slot)->next = files->path_list;
-      files->path_list = *slot;
-    }
-  *userdata = *slot;
-  return 0;
-}
-
-static int
-compare_identity (const void *a, const void *b)
-{
-  const struct elf_file *x = a;
-  const struct elf_file *y = b;
-  if (x->dev != y->dev)
-    return x->dev < y->dev ? -1 : 1;
-  if (x->ino != y->ino)
-    return x->ino < y->ino ? -1 : 1;
-  if (x->size != y->size)
-    return x->size < y->size ? -1 : 1;
-  if (x->mtime.tv_sec != y->mtime.tv_sec)
-    return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
-  return (x->mtime.tv_nsec > y->mtime.tv_nsec)
-	 - (x->mtime.tv_nsec < y->mtime.tv_nsec);
-}
-
-/* Map the file open at FD, whose identity KEY has, and add it to
-   FILES.  NULL if it is not an ELF file or cannot be mapped.  */
-static struct elf_file *
-map_file (struct elf_files *files, int fd, const struct elf_file *key)
-{
-  struct elf_file *file = malloc (sizeof *file);
-  if (file == NULL)
     return NULL;
-  *file = *key;
-  file->map = mmap (NULL, file->size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
-		    fd, 0);
-  if (file->map == MAP_FAILED)
+  struct elf_file **slot = (struct elf_file **) strtab_value (key);
+  if (*slot == NULL && (*slot = calloc (1, sizeof **slot)) != NULL)
     {
-      free (file);
-      return NULL;
+      (*slot)->path = key;
+      (*slot)->fd = -1;
+      (*slot)->next = files->list;
+      files->list = *slot;
     }
-  file->elf = elf_memory (file->map, file->size);
-  if (file->elf == NULL || elf_kind (file->elf) != ELF_K_ELF
-      || tsearch (file, &files->by_identity, compare_identity) == NULL)
+  return *slot;
+}
+
+/* Set FILE's FAILURE to REASON, in FILES' copy.  */
+static void
+fail (struct elf_files *files, struct elf_file *file, const char *reason)
+{
+  file->failure = strtab_add (&files->failures, reason) ?: "out of memory";
+}
+
+/* Read FILE, open at FD, as ELF: set its Elf, or its FAILURE.  Returns
+   whether FILE keeps FD.  */
+static bool
+read_file (struct elf_files *files, struct elf_file *file, int fd,
+	   bool symbols)
+{
+  struct stat st;
+  if (fstat (fd, &st) != 0)
     {
-      free_file (file);
-      return NULL;
+      fail (files, file, strerror (errno));
+      return false;
+    }
+  file->dev = st.st_dev;
+  file->ino = st.st_ino;
+  /* Reading a device could hang.  */
+  if (!S_ISREG (st.st_mode))
+    {
+      fail (files, file, "not an ELF file");
+      return false;
+    }
+
+  /* A file whose symbol table is to be read is mapped: read from the
+     mapping, a large table costs no copy.  Another is read as libelf
+     reads by default, what is asked for with pread: its headers, for
+     most files, without mapping every page around them.  It keeps
+     its descriptor, while there are enough.  */
+  bool keep = !symbols && files->fds < files->max_fds;
+  file->elf = elf_begin (fd, keep ? ELF_C_READ : ELF_C_READ_MMAP, NULL);
+  if (file->elf == NULL || elf_kind (file->elf) != ELF_K_ELF)
+    {
+      elf_end (file->elf);
+      file->elf = NULL;
+      fail (files, file, "not an ELF file");
+      ++files->not_elf;
+      return false;
+    }
+  if (keep)
+    {
+      file->fd = fd;
+      ++files->fds;
+    }
+  /* Read whatever libelf could not map: the descriptor is closed.  */
+  else if (elf_cntl (file->elf, ELF_C_FDREAD) != 0)
+    {
+      elf_end (file->elf);
+      file->elf = NULL;
+      fail (files, file, elf_errmsg (-1));
+    }
+  return keep;
+}
+
+struct elf_file *
+elf_files_open (struct elf_files *files, const char *path, bool symbols)
+{
+  struct elf_file *file = find_file (files, path);
+  if (file == NULL || file->elf != NULL || file->failure != NULL)
+    return file;
+  ++files->opened;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    fail (files, file, strerror (errno));
+  else if (!read_file (files, file, fd, symbols))
+    close (fd);
+  return file;
+}
+
+struct elf_file *
+elf_files_add_image (struct elf_files *files, const char *name, void *image,
+		     size_t size)
+{
+  struct elf_file *file = find_file (files, name);
+  if (file == NULL || file->elf != NULL || file->failure != NULL)
+    {
+      free (image);
+      return file;
+    }
+  file->image = image;
+  file->elf = elf_memory (image, size);
+  if (file->elf == NULL || elf_kind (file->elf) != ELF_K_ELF)
+    {
+      elf_end (file->elf);
+      file->elf = NULL;
+      fail (files, file, "not an ELF file");
     }
   return file;
 }
 
-/* The file at PATH, mapped the first time a file of its identity is
-   wanted; NULL if it cannot be.  */
-static struct elf_file *
-path_file (struct elf_path *path)
+bool
+elf_file_has_build_id (struct elf_file *file, const unsigned char *id,
+		       size_t size)
 {
-  if (path->tried)
-    return path->file;
-  path->tried = true;
-  int fd = open (path->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return NULL;
-  struct stat st;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
+  if (file->elf == NULL)
+    return false;
+  if (!file->build_id_read)
     {
-      struct elf_file key =
-	{
-	  .dev = st.st_dev,
-	  .ino = st.st_ino,
-	  .size = st.st_size,
-	  .mtime = st.st_mtim,
-	};
-      void **found = tfind (&key, &path->files->by_identity,
-			    compare_identity);
-      path->file = (found != NULL ? *found
-		    : map_file (path->files, fd, &key));
+      const void *bits;
+      ssize_t len = dwelf_elf_gnu_build_id (file->elf, &bits);
+      file->build_id_read = true;
+      file->build_id_size = len > 0 ? len : 0;
+      file->build_id = len > 0 ? bits : NULL;
     }
-  close (fd);
-  return path->file;
-}
-
-int
-elf_files_find_elf (Dwfl_Module *mod __attribute__ ((unused)),
-		    void **userdata,
-		    const char *modname __attribute__ ((unused)),
-		    Dwarf_Addr base __attribute__ ((unused)),
-		    char **file_name, Elf **elfp)
-{
-  struct elf_path *path = *userdata;
-  *elfp = NULL;
-  if (path == NULL)
-    return -1;
-  /* Named as the file libdwfl would open: separate debug files are
-     looked for beside it.  */
-  *file_name = strdup (path->path);
-  struct elf_file *file = path_file (path);
-  if (*file_name != NULL && file != NULL)
-    *elfp = elf_begin (-1, ELF_C_READ_MMAP_PRIVATE, file->elf);
-  /* No descriptor: when the module goes, libdwfl's free_file only
-     drops its reference to the Elf.  */
-  return -1;
+  return (file->build_id_size == size
+	  && memcmp (file->build_id, id, size) == 0);
 }

@@ -1179,6 +1179,13 @@ perf_data_mmap (struct perf_data *pd, const struct perf_record *rec,
 	    m->build_id_size = 20;
 	  m->build_id = p + 44;
 	}
+      else
+	{
+	  m->maj = get_u32 (p + 40);
+	  m->min = get_u32 (p + 44);
+	  m->ino = get_u64 (p + 48);
+	  m->ino_generation = get_u64 (p + 56);
+	}
       m->prot = (int) get_u32 (p + 64);
     }
   m->filename = name;

@@ -136,6 +136,13 @@ struct perf_mmap
      BUILD_ID_SIZE bytes (0 if there is none).  */
   unsigned int build_id_size;
   const unsigned char *build_id;
+  /* Else the identity of the file when it was mapped, as an MMAP2
+     record has it: its device's major and minor numbers, its inode and
+     the inode's generation; all 0 if not known.  */
+  uint32_t maj;
+  uint32_t min;
+  uint64_t ino;
+  uint64_t ino_generation;
   /* NUL-terminated, inside the record.  */
   const char *filename;
 };

@@ -1,13 +1,9 @@
 /* The address spaces of the recorded processes, and their threads.  */
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
-#include <elf.h>
-#include <elfutils/libdwelf.h>
 
 #include "process.h"
 
@@ -84,20 +80,6 @@ is_anon_code (const char *name, int prot)
 	  || strcmp (name, "[heap]") == 0);
 }
 
-/* Whether NAME can be opened and starts like an ELF file.  */
-static bool
-looks_like_elf (const char *name)
-{
-  int fd = open (name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return false;
-  unsigned char magic[SELFMAG];
-  bool elf = (read (fd, magic, SELFMAG) == SELFMAG
-	      && memcmp (magic, ELFMAG, SELFMAG) == 0);
-  close (fd);
-  return elf;
-}
-
 void
 process_table_init (struct process_table *table,
 		    const Dwfl_Callbacks *callbacks,
@@ -107,27 +89,8 @@ process_table_init (struct process_table *table,
   pidmap_init (&table->processes);
   pidmap_init (&table->threads);
   strtab_init (&table->names);
-  strtab_init (&table->bad_files);
-  strtab_init (&table->chosen_files);
   table->callbacks = callbacks;
-  elf_files_init (&table->files);
-  table->data = data;
-  table->vdso_fd = -1;
-}
-
-int
-process_table_set_vdso (struct process_table *table, int fd)
-{
-  table->vdso_name = strtab_add (&table->names, "[vdso]");
-  if (table->vdso_name == NULL)
-    {
-      close (fd);
-      return -1;
-    }
-  if (table->vdso_fd >= 0)
-    close (table->vdso_fd);
-  table->vdso_fd = fd;
-  return 0;
+  mapped_files_init (&table->files, data);
 }
 
 static void
@@ -160,13 +123,8 @@ process_table_free (struct process_table *table)
   pidmap_foreach (&table->threads, free_cb, NULL);
   pidmap_free (&table->threads);
   strtab_free (&table->names);
-  strtab_free (&table->bad_files);
-  strtab_free (&table->chosen_files);
   /* After every Dwfl: their modules hold references to the files.  */
-  elf_files_free (&table->files);
-  if (table->vdso_fd >= 0)
-    close (table->vdso_fd);
-  table->vdso_fd = -1;
+  mapped_files_free (&table->files);
 }
 
 struct process *
@@ -279,38 +237,28 @@ report_to_dwfl (struct process_table *table, struct process *proc,
       dwfl_report_begin_add (proc->dwfl);
       proc->reporting = true;
     }
-  /* The vdso is the copy of the file TABLE has, which no name reaches:
-     a module made from its descriptor keeps a duplicate of it.  */
-  bool vdso = piece->path == table->vdso_name;
-  int fd = vdso ? table->vdso_fd : -1;
-  Dwfl_Module *mod = dwfl_report_elf_mmap (proc->dwfl, piece->filename,
-					   piece->path, fd, piece->start,
-					   piece->len, piece->pgoff,
-					   piece->prot);
+  /* The file's one Elf, for every process: its headers are read once
+     for the Dwfl, and a module reads it.  */
+  struct elf_file *file = piece->file->file;
+  Dwfl_Module *mod = dwfl_report_elf_mmap_elf (proc->dwfl, piece->filename,
+					       file->path, file->elf,
+					       piece->start, piece->len,
+					       piece->pgoff, piece->prot);
   if (mod == NULL)
     return NULL;
   proc->generation = ++table->last_generation;
-  if (!vdso && elf_files_attach (&table->files, mod, piece->path) != 0)
-    {
-      *nomem = true;
-      return NULL;
-    }
+  void **userdata;
+  dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+  *userdata = file;
   return mod;
 }
 
-/* Count the failure of dwfl_report_elf_mmap for PIECE, and remember a
-   file that is not ELF, not to try it again.  Returns 0, -1 if out of
-   memory.  */
-static int
-count_failure (struct process_table *table, const struct piece *piece)
+/* Count the failure of dwfl_report_elf_mmap_elf.  */
+static void
+count_failure (struct process_table *table)
 {
   const char *reason = strtab_add (&table->names, dwfl_errmsg (-1));
   tally_add (&table->stats.failed, reason ?: "out of memory");
-  /* A file that is missing or not ELF fails every piece alike.  */
-  if (piece->path != table->vdso_name && !looks_like_elf (piece->path)
-      && strtab_add (&table->bad_files, piece->path) == NULL)
-    return -1;
-  return 0;
 }
 
 /* Report into the Dwfl of PROC the pieces it inherited and has not
@@ -346,7 +294,7 @@ report_piece (struct process_table *table, struct process *proc,
   if (mod == NULL)
     {
       if (!*nomem)
-	*nomem = count_failure (table, piece) != 0;
+	count_failure (table);
       return NULL;
     }
   if (append_piece (&proc->pieces, &proc->n_pieces, &proc->cap_pieces,
@@ -358,118 +306,6 @@ report_piece (struct process_table *table, struct process *proc,
   proc->n_reported = proc->n_pieces;
   ++table->stats.reported;
   return mod;
-}
-
-/* The GNU build id of the ELF file PATH in BUF (of SIZE bytes); returns
-   its size, 0 if it has none or cannot be read.  */
-static size_t
-file_build_id (const char *path, unsigned char *buf, size_t size)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
-  const void *bits;
-  ssize_t len = elf != NULL ? dwelf_elf_gnu_build_id (elf, &bits) : -1;
-  if (len > 0 && (size_t) len <= size)
-    memcpy (buf, bits, len);
-  else
-    len = 0;
-  elf_end (elf);
-  close (fd);
-  return len;
-}
-
-/* ID of SIZE bytes (at most 20) in hexadecimal, in HEX.  */
-static void
-hex_build_id (char *hex, const unsigned char *id, size_t size)
-{
-  static const char digits[] = "0123456789abcdef";
-  for (size_t i = 0; i < size; ++i)
-    {
-      hex[2 * i] = digits[id[i] >> 4];
-      hex[2 * i + 1] = digits[id[i] & 0xf];
-    }
-  hex[2 * size] = '\0';
-}
-
-/* The file perf's build-id cache keeps of the file with build id ID of
-   SIZE bytes, under NAME (elf, vdso), if it is there; else NULL.  In
-   TABLE's names.  */
-static const char *
-cached_file (struct process_table *table, const unsigned char *id,
-	     size_t size, const char *name)
-{
-  const char *home = getenv ("HOME");
-  if (home == NULL || size == 0 || size > 20)
-    return NULL;
-  char hex[2 * 20 + 1];
-  hex_build_id (hex, id, size);
-  char path[4096];
-  if ((size_t) snprintf (path, sizeof path, "%s/.debug/.build-id/%.2s/%s/%s",
-			 home, hex, hex + 2, name) >= sizeof path
-      || access (path, R_OK) != 0)
-    return NULL;
-  return strtab_add (&table->names, path);
-}
-
-/* What file_to_read chose for a file whose build id is not the
-   recording's and has no copy in perf's build-id cache.  */
-static const char differing_build_id[] = "";
-
-/* The file to read for FILENAME, whose build id the recording says is ID
-   of SIZE bytes (SIZE 0 if it does not know): FILENAME if it has that
-   build id, else the copy in perf's build-id cache if there is one, as
-   perf takes it, else FILENAME all the same, with *DIFFERS set.
-   Decided once for each file and build id.  NULL if out of memory.  */
-static const char *
-file_to_read (struct process_table *table, const char *filename,
-	      const unsigned char *id, size_t size, bool *differs)
-{
-  *differs = false;
-  if (size == 0 || size > 20)
-    return filename;
-  char key[2 * 20 + 2 + 4096];
-  hex_build_id (key, id, size);
-  snprintf (key + 2 * size, sizeof key - 2 * size, " %s", filename);
-  const char *k = strtab_add (&table->chosen_files, key);
-  if (k == NULL)
-    return NULL;
-  const char **chosen = (const char **) strtab_value (k);
-  if (*chosen == NULL)
-    {
-      unsigned char actual[20];
-      if (file_build_id (filename, actual, sizeof actual) == size
-	  && memcmp (actual, id, size) == 0)
-	*chosen = filename;
-      else
-	*chosen = cached_file (table, id, size, "elf") ?: differing_build_id;
-      if (*chosen != filename && *chosen != differing_build_id)
-	++table->stats.from_cache;
-    }
-  if (*chosen == differing_build_id)
-    {
-      *differs = true;
-      return filename;
-    }
-  return *chosen;
-}
-
-/* The build id the recording's header has for FILENAME, in TABLE's
-   names, or NULL; looked up once for each name, kept as its value.  */
-static const struct perf_build_id *
-header_build_id (struct process_table *table, const char *filename)
-{
-  static const struct perf_build_id none;
-  void **known = strtab_value (filename);
-  if (*known == NULL)
-    {
-      const struct perf_build_id *b = (table->data == NULL ? NULL
-				       : perf_data_build_id (table->data,
-							     filename));
-      *known = (void *) (b ?: &none);
-    }
-  return *known == &none ? NULL : *known;
 }
 
 int
@@ -512,38 +348,16 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
 
   drop_covered_others (proc, &piece);
 
-  /* The build id the recording has for the file.  */
-  const unsigned char *id = m->build_id;
-  size_t id_size = m->build_id_size;
-  const struct perf_build_id *b;
-  if (id_size == 0 && (b = header_build_id (table, piece.filename)) != NULL)
-    {
-      id = b->id;
-      id_size = b->size;
-    }
-
   const char *kind = not_elf_kind (piece.filename);
-  bool differs = false;
-  if (kind != NULL && strcmp (piece.filename, "[vdso]") == 0)
+  if (kind == NULL || strcmp (kind, "[vdso]") == 0)
     {
-      /* TABLE's copy if it has one (it is the recording's), else the
-	 one perf record left in its build-id cache.  */
-      piece.path = (table->vdso_fd >= 0 ? table->vdso_name
-		    : cached_file (table, id, id_size, "vdso"));
-      if (piece.path != NULL)
+      /* The vdso is an ELF file if a copy of the one recorded is at
+	 hand.  */
+      piece.file = mapped_files_find (&table->files, m, piece.filename);
+      if (piece.file == NULL)
+	return -1;
+      if (piece.file->file != NULL)
 	kind = NULL;
-    }
-  else if (kind == NULL)
-    {
-      const char *file = piece.filename;
-      if (table->map_file != NULL
-	  && (file = strtab_add (&table->names,
-				 table->map_file (piece.filename,
-						  table->map_file_arg))) == NULL)
-	return -1;
-      piece.path = file_to_read (table, file, id, id_size, &differs);
-      if (piece.path == NULL)
-	return -1;
     }
   if (kind != NULL && is_anon_code (piece.filename, piece.prot))
     {
@@ -559,17 +373,24 @@ process_table_mmap (struct process_table *table, const struct perf_mmap *m)
     {
       tally_add (&table->stats.skipped, kind);
       proc->generation = ++table->last_generation;
+      piece.file = NULL;
       return append_piece (&proc->others, &proc->n_others, &proc->cap_others,
 			   &piece);
     }
-  if (strtab_find (&table->bad_files, piece.path) != NULL)
+  const struct elf_file *file = piece.file->file;
+  if (file->elf == NULL)
     {
-      tally_add (&table->stats.failed, "file failed before");
+      const char *reason = strtab_add (&table->names, file->failure);
+      tally_add (&table->stats.not_read, reason ?: "out of memory");
       return 0;
     }
   bool nomem;
-  if (report_piece (table, proc, &piece, &nomem) != NULL && differs)
-    ++table->stats.build_id_differs;
+  if (report_piece (table, proc, &piece, &nomem) != NULL)
+    {
+      table->stats.build_id_differs += piece.file->build_id_differs;
+      table->stats.identity_differs += piece.file->identity_differs;
+      table->stats.from_cache += piece.file->from_cache;
+    }
   return nomem ? -1 : 0;
 }
 
@@ -714,6 +535,15 @@ process_dwfl (struct process *proc)
       proc->reporting = false;
     }
   return proc->dwfl;
+}
+
+const char *
+process_module_file (Dwfl_Module *mod)
+{
+  void **userdata;
+  dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+  const struct elf_file *file = *userdata;
+  return file != NULL ? file->path : NULL;
 }
 
 const char *

@@ -1,5 +1,5 @@
 /* The address spaces of the recorded processes, each a Dwfl fed only by
-   dwfl_report_elf_mmap with the pieces the mmap records show, and the
+   dwfl_report_elf_mmap_elf with the pieces the mmap records show, and the
    names of their threads.  Processes live as in the kernel: FORK copies
    the parent's mappings, COMM with the exec flag starts an empty address
    space, EXIT of the last thread ends it.  */
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 
-#include "elffiles.h"
+#include "mappedfiles.h"
 #include "perfdata.h"
 #include "pidmap.h"
 #include "strtab.h"
@@ -24,12 +24,11 @@ struct piece
   uint64_t pgoff;
   /* PROT_* bits, or -1 if not known.  */
   int prot;
-  /* The file the record names, and the file read for it: the same, or
-     the copy in perf's build-id cache of the file the recording saw
-     (or the process table's VDSO_NAME for its copy of the vdso).  In
-     the process table's name table.  */
+  /* The file the record names, in the process table's name table, and
+     what is read for it (mappedfiles.h); NULL for a mapping that is not
+     of an ELF file.  */
   const char *filename;
-  const char *path;
+  const struct mapped_file *file;
 };
 
 /* Counts of what happened, by reason: up to TALLY_MAX distinct reasons,
@@ -53,7 +52,7 @@ struct process
   /* The table it is in.  */
   struct process_table *table;
   /* The address space: a Dwfl whose modules come only from
-     dwfl_report_elf_mmap; NULL until the first piece.  Owned.  */
+     dwfl_report_elf_mmap_elf; NULL until the first piece.  Owned.  */
   Dwfl *dwfl;
   /* Whether a report cycle (dwfl_report_begin_add) is open.  Lookups
      need it ended: process_dwfl does that.  */
@@ -103,12 +102,17 @@ struct process_stats
   uint64_t reported;
   /* Mappings skipped as not ELF files, by kind.  */
   struct tally skipped;
-  /* Failed dwfl_report_elf_mmap calls, by error.  */
+  /* Mappings of files that could not be read, by reason.  */
+  struct tally not_read;
+  /* Failed dwfl_report_elf_mmap_elf calls, by error.  */
   struct tally failed;
-  /* Pieces of files whose build id is not the one of the recording (the
-     file changed since), reported all the same, and those read from
-     perf's build-id cache instead.  */
+  /* Pieces reported of files whose build id is not the one of the
+     recording (the file changed since), or that are not the file
+     mapped (another device or inode) and of which the recording has no
+     build id, read all the same; and those read from perf's build-id
+     cache instead.  */
   uint64_t build_id_differs;
+  uint64_t identity_differs;
   uint64_t from_cache;
   uint64_t processes;
   uint64_t forks;
@@ -124,28 +128,11 @@ struct process_table
   struct pidmap threads;
   /* File names, comms and reasons, kept once.  */
   struct strtab names;
-  /* Files that could not be opened as ELF files, not to try again.  */
-  struct strtab bad_files;
-  /* "BUILDID FILE" of the files the recording has build ids of: their
-     value (strtab_value) is the file to read, in NAMES.  */
-  struct strtab chosen_files;
-  /* The Dwfls' callbacks; their find_elf must be elf_files_find_elf,
-     which finds a module's file in FILES.  */
+  /* The Dwfls' callbacks.  */
   const Dwfl_Callbacks *callbacks;
-  struct elf_files files;
-  /* The recording, for the build ids of its files.  */
-  const struct perf_data *data;
-  /* The vdso the recording had, as a file (a copy of this machine's),
-     or -1; owned.  VDSO_NAME is "[vdso]" in NAMES.  */
-  int vdso_fd;
-  const char *vdso_name;
-  /* If not NULL, what to read for the file FILENAME an mmap record names
-     (before perf's build-id cache is looked at), called with
-     MAP_FILE_ARG; it returns a file name, which is copied.  NULL by
-     default: FILENAME itself.  The fuzzer keeps the files read to a
-     fixed set this way.  */
-  const char *(*map_file) (const char *filename, void *arg);
-  void *map_file_arg;
+  /* The files read for the mappings, each opened once for every
+     process; set its vdso and map_file before the first record.  */
+  struct mapped_files files;
   uint64_t last_generation;
   struct process_stats stats;
 };
@@ -155,11 +142,6 @@ struct process_table
 extern void process_table_init (struct process_table *table,
 				const Dwfl_Callbacks *callbacks,
 				const struct perf_data *data);
-
-/* Report the [vdso] mappings as the ELF file open at FD (owned by
-   TABLE from now on) instead of skipping them.  Returns 0, -1 if out of
-   memory.  */
-extern int process_table_set_vdso (struct process_table *table, int fd);
 
 /* End every process and free the table.  */
 extern void process_table_free (struct process_table *table);
@@ -188,6 +170,11 @@ extern struct thread *process_table_thread (struct process_table *table,
 /* The Dwfl of PROC ready for lookups (its report cycle ended), or NULL
    if it has no modules.  */
 extern Dwfl *process_dwfl (struct process *proc);
+
+/* The file read for MOD, a module of a process's Dwfl: the file its
+   mmap records name, or a copy of it (in perf's build-id cache, this
+   machine's vdso).  */
+extern const char *process_module_file (Dwfl_Module *mod);
 
 /* The name of the newest non-ELF mapping of PROC that holds ADDR, or
    NULL.  */

@@ -269,11 +269,15 @@ print_stats (const struct session *s)
 	   " kernel, %" PRIu64 " reported\n", ps->mmaps, ps->kernel_mmaps,
 	   ps->reported);
   print_tally (s->err, "not ELF, skipped", &ps->skipped);
-  print_tally (s->err, "dwfl_report_elf_mmap failed", &ps->failed);
+  print_tally (s->err, "of files not read", &ps->not_read);
+  print_tally (s->err, "dwfl_report_elf_mmap_elf failed", &ps->failed);
   fprintf (s->err, "perfsym:   of files whose build id is not the"
-	   " recording's: %" PRIu64 "; files read from perf's build-id"
-	   " cache instead: %" PRIu64 "\n", ps->build_id_differs,
-	   ps->from_cache);
+	   " recording's: %" PRIu64 "; not the file mapped: %" PRIu64
+	   "; read from perf's build-id cache instead: %" PRIu64 "\n",
+	   ps->build_id_differs, ps->identity_differs, ps->from_cache);
+  const struct elf_files *files = &s->processes.files.files;
+  fprintf (s->err, "perfsym: %zu files opened, %zu of them not ELF\n",
+	   files->opened, files->not_elf);
   fprintf (s->err, "perfsym: %" PRIu64 " processes: %" PRIu64 " forks, %"
 	   PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " ended\n",
 	   ps->processes, ps->forks, ps->execs, ps->exits, ps->ended);
@@ -363,9 +367,9 @@ write_flamegraph (struct session *s)
   return 0;
 }
 
+/* No find_elf: every module is reported with its Elf.  */
 static const Dwfl_Callbacks dwfl_callbacks =
 {
-  .find_elf = elf_files_find_elf,
   .find_debuginfo = dwfl_standard_find_debuginfo,
   .section_address = dwfl_offline_section_address,
 };
@@ -426,14 +430,14 @@ session_run (const struct session_options *opt, FILE *out, FILE *err)
   int status = 0;
   order_init (&s->order, deliver, s);
   process_table_init (&s->processes, &dwfl_callbacks, &s->data);
-  s->processes.map_file = opt->map_file;
-  s->processes.map_file_arg = opt->map_file_arg;
+  s->processes.files.map_file = opt->map_file;
+  s->processes.files.map_file_arg = opt->map_file_arg;
   /* perf keeps the vdso out of the file: this machine's will do if it
      is the one the recording has the build id of.  */
-  const struct perf_build_id *vdso_id = perf_data_build_id (&s->data,
-							    "[vdso]");
-  int vdso_fd = vdso_id != NULL ? vdso_open (vdso_id->id, vdso_id->size) : -1;
-  if (vdso_fd >= 0 && process_table_set_vdso (&s->processes, vdso_fd) != 0)
+  size_t vdso_size;
+  void *vdso = vdso_copy (&vdso_size);
+  if (vdso != NULL
+      && mapped_files_set_vdso (&s->processes.files, vdso, vdso_size) != 0)
     status = out_of_memory (s);
   unwinder_init (&s->unwinder);
   profile_init (&s->profile);
@@ -488,6 +492,11 @@ session_run (const struct session_options *opt, FILE *out, FILE *err)
     fprintf (err, "perfsym: warning: %" PRIu64 " mappings of files whose"
 	     " build id is not the one recorded (the files changed since?)\n",
 	     s->processes.stats.build_id_differs);
+  if (s->processes.stats.identity_differs > 0)
+    fprintf (err, "perfsym: warning: %" PRIu64 " mappings of files that"
+	     " are not the ones mapped (another device or inode: replaced"
+	     " since?), read all the same\n",
+	     s->processes.stats.identity_differs);
   if (s->kernel.state < 0)
     fprintf (err, "perfsym: warning: kernel addresses are not named: %s\n",
 	     s->kernel.problem);

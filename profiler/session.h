@@ -38,7 +38,7 @@ struct session_options
   /* Print what was read and resolved on ERR.  */
   bool stats;
   /* If not NULL, the file to read for the file FILENAME an mmap record
-     names, with MAP_FILE_ARG (see process.h).  */
+     names, with MAP_FILE_ARG (see mappedfiles.h).  */
   const char *(*map_file) (const char *filename, void *arg);
   void *map_file_arg;
 };

@@ -355,11 +355,11 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
   Dwfl_Module *mod = dwfl != NULL ? dwfl_addrmodule (dwfl, ip) : NULL;
   if (mod != NULL)
     {
-      /* The module is named after the file of the mmap record; its main
-	 file can be a copy of it, in perf's build-id cache.  */
-      const char *mainfile = NULL;
+      /* The module is named after the file of the mmap record; the file
+	 read can be a copy of it, in perf's build-id cache.  */
+      const char *mainfile = process_module_file (mod);
       const char *modname = dwfl_module_info (mod, NULL, NULL, NULL, NULL,
-					      NULL, &mainfile, NULL);
+					      NULL, NULL, NULL);
       Dwarf_Addr bias;
       const char *file = strtab_add (&sz->names, mainfile ?: modname);
       const char *name = strtab_add (&sz->names, modname ?: mainfile);

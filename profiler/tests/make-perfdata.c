@@ -14,7 +14,7 @@
      mmap  pid= tid= start= len= pgoff= file= [data] [kernel] [time=]
 	  [id=]
      mmap2 pid= tid= start= len= pgoff= prot=r-x file= [buildid=HEX]
-	  [kernel] [time=] [id=]
+	  [maj=] [min=] [ino=] [ino_generation=] [kernel] [time=] [id=]
 	    kernel sets cpumode: a map of the kernel or of a module.
      comm pid= tid= name= [exec] [time=]
      fork|exit pid= ppid= tid= ptid= [time=]
@@ -518,9 +518,9 @@ main (int argc, char **argv)
 	  if (v2)
 	    {
 	      const char *bid = get ("buildid");
-	      unsigned char ids[24] = { 0 };
 	      if (bid != NULL)
 		{
+		  unsigned char ids[24] = { 0 };
 		  misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 		  size_t n = strlen (bid) / 2;
 		  if (n > 20)
@@ -528,8 +528,16 @@ main (int argc, char **argv)
 		  ids[0] = n;
 		  for (size_t i = 0; i < n; ++i)
 		    sscanf (bid + 2 * i, "%2hhx", &ids[4 + i]);
+		  put (&body, ids, 24);
 		}
-	      put (&body, ids, 24);
+	      else
+		{
+		  /* Else the file's identity is there.  */
+		  put_u32 (&body, get_num ("maj", 0));
+		  put_u32 (&body, get_num ("min", 0));
+		  put_u64 (&body, get_num ("ino", 0));
+		  put_u64 (&body, get_num ("ino_generation", 0));
+		}
 	      put_u32 (&body, prot_bits (get ("prot") ?: "r-x"));
 	      put_u32 (&body, 2);
 	    }

@@ -410,6 +410,56 @@ expect cached -s <<EOF
 EOF
 HOME=$home
 
+# The identity an MMAP2 record gives its file when it was mapped
+# (device, inode): a file of the name that no longer has it (replaced
+# since) is read all the same, as perf reads it, with a warning, unless
+# the recording has the build id of the file, which tells better.  Each
+# file is opened once, for every process (--stats), also one that is not
+# ELF.
+set -- $(stat -L -c '%d %i' "$elf")
+maj=$(($1 >> 8 & 0xfff))
+min=$((($1 & 0xff) | ($1 >> 12 & 0xfff00)))
+ino=$2
+echo 'not ELF' > "$tmp/notelf"
+make_data identity <<EOF
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1400 $text prot=r-x maj=$maj min=$min ino=$ino time=1
+mmap2 pid=1400 start=0x10000 len=0x1000 pgoff=0 prot=r-- file=$tmp/notelf time=1
+mmap2 pid=1401 $text prot=r-x maj=$maj min=$min ino=$ino time=1
+mmap2 pid=1401 start=0x10000 len=0x1000 pgoff=0 prot=r-- file=$tmp/notelf time=1
+sample pid=1400 ip=0x$ip time=1000
+sample pid=1401 ip=0x$ip time=2000
+EOF
+expect identity -s --stats <<EOF
+1400 1400 0.000001 $ip $elf main+0x10
+1401 1401 0.000002 $ip $elf main+0x10
+EOF
+grep -qx "perfsym: 2 files opened, 1 of them not ELF" "$tmp/err" &&
+  ! grep -q warning "$tmp/err" &&
+  pass "identity (each file opened once, no warning)" ||
+  { fail "identity (each file opened once, no warning)"; cat "$tmp/err"; }
+make_data identity2 <<EOF
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1400 $text prot=r-x maj=$maj min=$min ino=$((ino + 1)) time=1
+sample pid=1400 ip=0x$ip time=1000
+EOF
+expect identity2 -s <<EOF
+1400 1400 0.000001 $ip $elf main+0x10
+EOF
+grep -qx "perfsym: warning: 1 mappings of files that are not the ones mapped (another device or inode: replaced since?), read all the same" "$tmp/err" &&
+  pass "identity2 (warning)" || fail "identity2 (warning)"
+make_data identity3 <<EOF
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1400 $text prot=r-x maj=$maj min=$min ino=$((ino + 1)) time=1
+sample pid=1400 ip=0x$ip time=1000
+buildid file=$elf id=$bid
+EOF
+expect identity3 -s <<EOF
+1400 1400 0.000001 $ip $elf main+0x10
+EOF
+[ ! -s "$tmp/err" ] && pass "identity3 (build id, no warning)" ||
+  fail "identity3 (build id, no warning)"
+
 # Kernel addresses are named from a kallsyms file as perf names them:
 # the maps are those of the recording's kernel mmap records (the kernel,
 # [kernel.kallsyms]_text at its _text; a module, named after its file
