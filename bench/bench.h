@@ -79,6 +79,14 @@ extern bool elf_headers_read (const char *path);
    anything else.  */
 extern bool elf_layout_read (const char *path, struct elf_layout *layout);
 
+/* The load bias of PIECE of a file of LAYOUT, worked out in the caller:
+   from the PT_LOAD whose file bytes meet it and whose flags match its
+   PROT best (a text piece of a tiny lld object shares its file page
+   with the read-only data); 0 for ET_EXEC.  Returns false when no
+   segment can have mapped it.  */
+extern bool layout_piece_bias (const struct elf_layout *layout,
+			       const struct piece *piece, uint64_t *bias);
+
 
 /* The truth about load biases: for a process and file, the biases the
    loader gave it, from outside the code under test (make-input.c).  */
@@ -117,14 +125,21 @@ struct contender
   void (*check) (void *state, const struct truth *truth,
 		 struct check_counts *counts);
   void (*finish) (void *state);
+  /* The descriptors the contender holds itself, not libdwfl; NULL if
+     it holds none.  */
+  long (*own_fds) (void *state);
 };
 
 extern const struct contender contender_mmap;
+extern const struct contender contender_mmap_fd;
+extern const struct contender contender_mmap_elf;
+extern const struct contender contender_mixed;
 extern const struct contender contender_report_elf;
 extern const struct contender contender_proc_maps;
 extern const struct contender contender_module;
 extern const struct contender contender_floor;
 extern const struct contender contender_floor_open;
+extern const struct contender contender_floor_libelf;
 
 
 /* Helpers for the contenders that keep a Dwfl per process.  Their state

@@ -4,9 +4,15 @@
    floor of a piece of a file not seen before: the same, and for the
    first piece of each file in each process, open it, read its ELF header
    and program headers and close it, the least that learning the file's
-   layout takes (a Dwfl is one process, and knows only its own files).  */
+   layout takes (a Dwfl is one process, and knows only its own files).
+   (d+elf), floor-libelf, reads the same through libelf, as
+   dwfl_report_elf_mmap does: elf_begin (ELF_C_READ), which reads
+   lazily with pread, elf_getphdrnum and gelf_getphdr, elf_end.  */
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <gelf.h>
 
 #include "bench.h"
 
@@ -26,6 +32,7 @@ floor_start (void)
     bench_fail ("out of memory");
   s->known = table_new ();
   s->files = table_new ();
+  elf_version (EV_CURRENT);
   return s;
 }
 
@@ -48,6 +55,41 @@ floor_open_piece (void *state, const struct piece *piece)
     {
       *slot = s;
       s->failures += ! elf_headers_read (piece->path);
+    }
+  floor_piece (state, piece);
+}
+
+/* What elf_headers_read does, through libelf.  */
+static bool
+elf_headers_read_libelf (const char *path)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  Elf *elf = elf_begin (fd, ELF_C_READ, NULL);
+  GElf_Ehdr ehdr;
+  size_t phnum;
+  bool ok = (elf != NULL && gelf_getehdr (elf, &ehdr) != NULL
+	     && elf_getphdrnum (elf, &phnum) == 0);
+  for (size_t i = 0; ok && i < phnum; ++i)
+    {
+      GElf_Phdr phdr;
+      ok = gelf_getphdr (elf, i, &phdr) != NULL;
+    }
+  elf_end (elf);
+  close (fd);
+  return ok;
+}
+
+static void
+floor_libelf_piece (void *state, const struct piece *piece)
+{
+  struct floor_state *s = state;
+  void **slot = table_slot (s->files, piece->path, piece->pid, 0, true);
+  if (*slot == NULL)
+    {
+      *slot = s;
+      s->failures += ! elf_headers_read_libelf (piece->path);
     }
   floor_piece (state, piece);
 }
@@ -91,6 +133,17 @@ const struct contender contender_floor_open =
   .name = "floor-open",
   .start = floor_start,
   .piece = floor_open_piece,
+  .flush = floor_flush,
+  .lookup = floor_lookup,
+  .check = NULL,
+  .finish = floor_finish,
+};
+
+const struct contender contender_floor_libelf =
+{
+  .name = "floor-libelf",
+  .start = floor_start,
+  .piece = floor_libelf_piece,
   .flush = floor_flush,
   .lookup = floor_lookup,
   .check = NULL,

@@ -13,8 +13,6 @@
 #include <search.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <elf.h>
 #include <libdwfl.h>
 
 #include "bench.h"
@@ -86,44 +84,6 @@ elf_file (struct elf_state *s, const char *path)
     }
   *table_slot (s->files, path, 0, 0, true) = f;
   return f;
-}
-
-/* The bias of the piece: from the PT_LOAD whose file bytes meet it and
-   whose flags match PROT best (a text piece of a tiny lld object shares
-   its file page with the read-only data).  ET_EXEC files have bias 0.
-   Returns false when no segment can have mapped it.  */
-static bool
-piece_bias (const struct elf_file *f, const struct piece *piece,
-	    uint64_t *bias)
-{
-  if (f->layout.e_type == ET_EXEC)
-    {
-      *bias = 0;
-      return true;
-    }
-  const struct load_segment *best = NULL;
-  int best_score = -1;
-  for (size_t i = 0; i < f->layout.nloads; ++i)
-    {
-      const struct load_segment *seg = &f->layout.loads[i];
-      if (seg->offset + seg->filesz <= piece->pgoff
-	  || seg->offset >= piece->pgoff + piece->len)
-	continue;
-      int score = 0;
-      if (piece->prot >= 0)
-	score = ((!! (seg->flags & PF_X) == !! (piece->prot & PROT_EXEC))
-		 * 2
-		 + (!! (seg->flags & PF_W) == !! (piece->prot & PROT_WRITE)));
-      if (score > best_score)
-	{
-	  best = seg;
-	  best_score = score;
-	}
-    }
-  if (best == NULL)
-    return false;
-  *bias = piece->start - piece->pgoff + best->offset - best->vaddr;
-  return true;
 }
 
 static int
@@ -237,7 +197,7 @@ elf_piece (void *state, const struct piece *piece)
     return;
   struct elf_file *f = elf_file (s, piece->path);
   uint64_t bias;
-  if (f == NULL || ! piece_bias (f, piece, &bias))
+  if (f == NULL || ! layout_piece_bias (&f->layout, piece, &bias))
     {
       s->failures++;
       return;

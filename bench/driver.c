@@ -1,10 +1,13 @@
 /* The benchmark driver: feeds the pieces of one input file to one
    contender, RUNS times with a fresh state each time, and prints the time
    of each phase of the input, the memory of the first run and what the
-   contender's modules look like against the truth.  Output lines are
-   "key=value" pairs for run.sh to summarize.
-   Usage: bench-driver [-r RUNS] [-l] [-b] [-k MAX] [-p PHASES] [-t TRUTH]
-			CONTENDER INPUT  */
+   contender's modules look like against the truth.  With -m it also
+   times each piece and prints the median piece of each phase: on a
+   shared machine, a run of a few milliseconds that the scheduler
+   interrupts once is slower by a whole time slice, a median piece is
+   not.  Output lines are "key=value" pairs for run.sh to summarize.
+   Usage: bench-driver [-r RUNS] [-l] [-b] [-m] [-k MAX] [-p PHASES]
+			[-t TRUTH] CONTENDER INPUT  */
 
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -24,9 +27,11 @@
 static const struct contender *const contenders[] =
 {
 #ifndef BENCH_PRISTINE
-  &contender_mmap, &contender_report_elf, &contender_proc_maps,
+  &contender_mmap, &contender_mmap_fd, &contender_mmap_elf,
+  &contender_report_elf, &contender_proc_maps, &contender_mixed,
 #endif
   &contender_module, &contender_floor, &contender_floor_open,
+  &contender_floor_libelf,
 };
 
 struct phase
@@ -41,6 +46,7 @@ struct options
   int runs;
   bool lookup;			/* A dwfl_addrmodule after every piece.  */
   bool batch;			/* Flush only when the process changes.  */
+  bool piece_times;		/* Time each piece too.  */
   size_t max;			/* At most this many pieces per phase.  */
   const char *phases;		/* Comma-separated names to run, or NULL.  */
   const char *truth;
@@ -56,7 +62,7 @@ struct input
 static void
 usage (void)
 {
-  fprintf (stderr, "usage: bench-driver [-r RUNS] [-l] [-b] [-k MAX] "
+  fprintf (stderr, "usage: bench-driver [-r RUNS] [-l] [-b] [-m] [-k MAX] "
 	   "[-p PHASES] [-t TRUTH] CONTENDER INPUT\n");
   exit (2);
 }
@@ -152,17 +158,19 @@ now_ns (void)
   return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* The pieces of one phase, parse included.  Under callgrind, instructions
-   are counted only inside this function (--toggle-collect=run_phase).  */
+/* The pieces of one phase, parse included, and with -m the time of each
+   in TIMES.  Under callgrind, instructions are counted only inside this
+   function (--toggle-collect=run_phase).  */
 static __attribute__ ((noinline)) size_t
 run_phase (const struct contender *c, void *state,
 	   const struct phase *phase, size_t count,
-	   const struct options *opt, size_t *hits)
+	   const struct options *opt, size_t *hits, uint64_t *times)
 {
   long batch_pid = -1;
   size_t done = 0;
   for (size_t i = 0; i < count; ++i)
     {
+      uint64_t t0 = times != NULL ? now_ns () : 0;
       struct piece piece;
       if (! piece_parse (phase->lines[i], &piece))
 	bench_fail ("bad piece: %s", phase->lines[i]);
@@ -174,11 +182,20 @@ run_phase (const struct contender *c, void *state,
 	c->flush (state, piece.pid);
       if (opt->lookup)
 	*hits += c->lookup (state, piece.pid, piece.start);
+      if (times != NULL)
+	times[i] = now_ns () - t0;
       done++;
     }
   if (opt->batch && batch_pid != -1)
     c->flush (state, batch_pid);
   return done;
+}
+
+static int
+compare_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return x < y ? -1 : x > y;
 }
 
 /* A field of /proc/self/status, in kB.  */
@@ -253,17 +270,33 @@ run_once (const struct contender *c, const struct input *input,
       if (! phase_selected (opt, phase->name))
 	continue;
       size_t count = phase->count < opt->max ? phase->count : opt->max;
+      uint64_t *times = NULL;
+      if (opt->piece_times
+	  && (times = malloc ((count + 1) * sizeof times[0])) == NULL)
+	bench_fail ("out of memory");
       uint64_t t0 = now_ns ();
-      size_t done = run_phase (c, state, phase, count, opt, &hits);
+      size_t done = run_phase (c, state, phase, count, opt, &hits, times);
       uint64_t t1 = now_ns ();
-      printf ("run=%d phase=%s pieces=%zu ns=%llu\n", run, phase->name,
+      printf ("run=%d phase=%s pieces=%zu ns=%llu", run, phase->name,
 	      done, (unsigned long long) (t1 - t0));
+      if (times != NULL && done > 0)
+	{
+	  qsort (times, done, sizeof times[0], compare_u64);
+	  printf (" median_piece_ns=%llu",
+		  (unsigned long long) times[done / 2]);
+	}
+      putchar ('\n');
+      free (times);
       /* What the modules hold before anything asks for their ELF.  */
       if (run == 1)
-	printf ("mem phase=%s rss_start_kb=%ld hwm_kb=%ld heap_bytes=%zd "
-		"fds=%ld\n", phase->name, rss_start, status_kb ("VmHWM"),
-		(ssize_t) (heap_bytes () - heap_start),
-		open_fds () - fds_start);
+	{
+	  /* Those the contender holds itself are counted apart.  */
+	  long own = c->own_fds != NULL ? c->own_fds (state) : 0;
+	  printf ("mem phase=%s rss_start_kb=%ld hwm_kb=%ld heap_bytes=%zd "
+		  "fds=%ld own_fds=%ld\n", phase->name, rss_start,
+		  status_kb ("VmHWM"), (ssize_t) (heap_bytes () - heap_start),
+		  open_fds () - fds_start - own, own);
+	}
     }
   if (opt->lookup)
     printf ("run=%d lookup_hits=%zu\n", run, hits);
@@ -283,7 +316,7 @@ main (int argc, char **argv)
 {
   struct options opt = { .runs = 1, .max = (size_t) -1 };
   int c;
-  while ((c = getopt (argc, argv, "r:lbk:p:t:")) != -1)
+  while ((c = getopt (argc, argv, "r:lbmk:p:t:")) != -1)
     switch (c)
       {
       case 'r':
@@ -294,6 +327,9 @@ main (int argc, char **argv)
 	break;
       case 'b':
 	opt.batch = true;
+	break;
+      case 'm':
+	opt.piece_times = true;
 	break;
       case 'k':
 	opt.max = strtoul (optarg, NULL, 10);

@@ -1,11 +1,13 @@
 /* The program headers of an ELF file, read with pread and <elf.h> only:
-   the input generator, the truth and contender (b) need them, and none of
-   them may lean on the libdwfl code under test.  */
+   the input generator, the truth and the contenders that work the bias
+   out themselves need them, and none of them may lean on the libdwfl
+   code under test.  */
 
 #include <elf.h>
 #include <endian.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,4 +87,38 @@ elf_headers_read (const char *path)
 		 == (ssize_t) (ehdr.e_phnum * sizeof phdrs[0])));
   close (fd);
   return ok;
+}
+
+bool
+layout_piece_bias (const struct elf_layout *layout, const struct piece *piece,
+		   uint64_t *bias)
+{
+  if (layout->e_type == ET_EXEC)
+    {
+      *bias = 0;
+      return true;
+    }
+  const struct load_segment *best = NULL;
+  int best_score = -1;
+  for (size_t i = 0; i < layout->nloads; ++i)
+    {
+      const struct load_segment *seg = &layout->loads[i];
+      if (seg->offset + seg->filesz <= piece->pgoff
+	  || seg->offset >= piece->pgoff + piece->len)
+	continue;
+      int score = 0;
+      if (piece->prot >= 0)
+	score = ((!! (seg->flags & PF_X) == !! (piece->prot & PROT_EXEC))
+		 * 2
+		 + (!! (seg->flags & PF_W) == !! (piece->prot & PROT_WRITE)));
+      if (score > best_score)
+	{
+	  best = seg;
+	  best_score = score;
+	}
+    }
+  if (best == NULL)
+    return false;
+  *bias = piece->start - piece->pgoff + best->offset - best->vaddr;
+  return true;
 }

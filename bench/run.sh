@@ -1,16 +1,19 @@
 #!/bin/bash
 # Benchmark dwfl_report_elf_mmap against today's workarounds on the same
 # pieces: make the inputs (perf recordings of a parallel build, the maps
-# of every process, synthetic streams), run each contender on each, time
-# perfsym against perf on the recordings, and write bench/RESULTS.md and
-# bench/scaling.png (full) or check that every contender ran, that (a)
-# had no wrong bias and that its modules hold no descriptor (smoke).
+# of every process, synthetic streams), run each contender on each, count
+# the system calls of a piece, time perfsym against perf on the
+# recordings, and write bench/RESULTS.md and bench/scaling.png (full) or
+# check that every contender ran, that (a) had no wrong bias and that its
+# modules hold no descriptor, or one per file given by FD (smoke).
 # Work files go to OUT (default build/bench/MODE).  TREE and OBJDIR as
 # for the profiler; PRISTINE_OBJDIR is an elfutils built without the
 # series, for contender (e) (default build/pristine-obj, else one this
 # script builds in build/bench/pristine-obj from the release tarball in
 # a full run; a smoke run without one skips (e) on it and says so);
-# PERFSYM is the profiler (default build/profiler/perfsym).
+# PERFSYM is the profiler (default build/profiler/perfsym).  With
+# PERF_REPORT=1, a full run also runs bench/perf-report.sh (perf's own
+# libdw unwinder, patched and not) and RESULTS.md shows its section.
 # Usage: bench/run.sh full|smoke
 set -eu
 
@@ -118,35 +121,41 @@ run_driver() {
 
 # Digest a driver's output into results.txt lines
 #   TAG phase NAME pieces N ns MEDIAN-OF-RUNS
-#   TAG mem NAME KB-ABOVE-START HEAP-BYTES FDS
+#   TAG mem NAME KB-ABOVE-START HEAP-BYTES FDS OWN-FDS
 #   TAG check MODULES WRONG UNKNOWN
 #   TAG hits LOOKUPS-THAT-FOUND-A-MODULE
+#   TAG pmed NAME MEDIAN-OF-RUNS-OF-THE-MEDIAN-PIECE-NS (driver's -m)
 # where TAG is "INPUT CONTENDER".
 # With a third argument, the first run of each driver is a warm-up.
 digest() {
   tag=$1; raw=$2; warm=${3:-}
   awk -v tag="$tag" -v warm="$warm" '
     warm != "" && /^run=1 / { next }
+    function median(list,   v, n, a, b, x) {
+      n = split (list, v, " ")
+      for (a = 1; a <= n; a++)	# insertion sort: a handful of runs
+	for (b = a; b > 1 && v[b] + 0 < v[b - 1] + 0; b--)
+	  { x = v[b]; v[b] = v[b - 1]; v[b - 1] = x }
+      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
     /^run=/ && / phase=/ {
       split ($2, p, "="); split ($3, c, "="); split ($4, t, "=")
       ns[p[2]] = ns[p[2]] " " t[2]; pieces[p[2]] = c[2]
       if (!(p[2] in order)) { order[p[2]] = ++nph; names[nph] = p[2] }
+      if ($5 ~ /^median_piece_ns=/) { split ($5, m, "="); pm[p[2]] = pm[p[2]] " " m[2] }
     }
     /^run=[0-9]* lookup_hits=/ { split ($2, h, "="); hits = h[2] }
     /^mem / { split ($2, p, "="); split ($3, r, "="); split ($4, h, "=")
-	      split ($5, hb, "="); split ($6, fd, "=")
-	      mem[p[2]] = (h[2] - r[2]) " " hb[2] " " fd[2] }
+	      split ($5, hb, "="); split ($6, fd, "="); split ($7, own, "=")
+	      mem[p[2]] = (h[2] - r[2]) " " hb[2] " " fd[2] " " own[2] }
     /^check / { split ($2, m, "="); split ($3, w, "="); split ($4, u, "=")
 		print tag, "check", m[2], w[2], u[2] }
     END {
       for (i = 1; i <= nph; i++) {
-	name = names[i]; n = split (ns[name], v, " ")
-	for (a = 1; a <= n; a++)	# insertion sort: a handful of runs
-	  for (b = a; b > 1 && v[b] + 0 < v[b - 1] + 0; b--)
-	    { x = v[b]; v[b] = v[b - 1]; v[b - 1] = x }
-	med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	print tag, "phase", name, "pieces", pieces[name], "ns", med
+	name = names[i]
+	print tag, "phase", name, "pieces", pieces[name], "ns", median(ns[name])
 	if (name in mem) print tag, "mem", name, mem[name]
+	if (name in pm) print tag, "pmed", name, median(pm[name])
       }
       if (hits != "") print tag, "hits", hits
     }' "$raw" >> "$results"
@@ -170,6 +179,29 @@ grind() {
 	   "$bin" "$@" > "$cg.txt"
   echo "$tag ir $(awk '/^(summary|totals):/ { print $2; exit }' "$cg")" \
        >> "$results"
+}
+
+# The system calls of COMMAND, from perf stat's counts of the syscall
+# tracepoints: all of them, and those that learning a file takes (the
+# stat family, openat, pread64, close, and fcntl, which duplicates a
+# descriptor).  Appends "TAG sys total T stat S open O pread P close C
+# fcntl F".  Usage: count_syscalls TAG COMMAND...
+sys_events=raw_syscalls:sys_enter,syscalls:sys_enter_newfstatat,\
+syscalls:sys_enter_newfstat,syscalls:sys_enter_newstat,\
+syscalls:sys_enter_statx,syscalls:sys_enter_openat,\
+syscalls:sys_enter_pread64,syscalls:sys_enter_close,syscalls:sys_enter_fcntl
+count_syscalls() {
+  tag=$1; shift
+  st=$out/raw/sys-$(echo "$tag" | tr ' ' '-').txt
+  perf stat -x, -o "$st" -e "$sys_events" -- "$@" > /dev/null
+  awk -F, -v tag="$tag" '
+    /^#/ || NF < 3 { next }
+    { n = $1 + 0 }
+    $3 ~ /raw_syscalls/ { t = n } $3 ~ /stat/ { s += n }
+    $3 ~ /openat/ { o = n } $3 ~ /pread64/ { p = n }
+    $3 ~ /_close$/ { c = n } $3 ~ /fcntl/ { f = n }
+    END { print tag, "sys total", t + 0, "stat", s + 0, "open", o + 0,
+	  "pread", p + 0, "close", c + 0, "fcntl", f + 0 }' "$st" >> "$results"
 }
 
 # Time COMMAND (wall seconds, peak RSS) with its output thrown away:
@@ -260,6 +292,11 @@ for rec in perf perf-g; do
     --sort comm,dso,sym -g none -i "$f"
   time_tool $rec script perf script -i "$f"
 done
+# The system calls that learning files takes, perfsym against perf
+# report, on the -a -d recording (issue 19: at most 2x).
+count_syscalls "perfsym perf perfsym" "$perfsym" -i "$out/perf.data"
+count_syscalls "perfsym perf report" perf report --stdio --no-children -n \
+  --sort comm,dso,sym -g none -i "$out/perf.data"
 # Where perfsym's time goes: perf record -g of it on the -a -d recording.
 perf record -q -g -F 499 -o "$out/perfsym-prof.data" -- \
   "$perfsym" -i "$out/perf.data" > /dev/null 2> "$out/raw/perfsym-prof.err" ||
@@ -272,7 +309,19 @@ rm -f "$out/perfsym-prof.data"
 log "real inputs: $(wc -l < "$out/perf.pieces") perf pieces,"\
 " $(wc -l < "$out/maps.pieces") maps pieces"
 note_load real
-for c in mmap report-elf proc-maps module floor floor-open; do
+# The (process, file) pairs and the files of each input: a module
+# reported by FD may share a descriptor with the others of its file in
+# its process's Dwfl, and no more.
+pairs() {  # TAG PIECES
+  awk -v tag="$1" '!/^@/ { path = $0; sub (/^([^ ]+ ){5}/, "", path)
+			    if (!(($1, path) in p)) { p[$1, path]; np++ }
+			    if (!(path in f)) { f[path]; nf++ } }
+		   END { print tag, "pairs", np + 0, nf + 0 }' "$2" >> "$results"
+}
+pairs "perf mmap-fd" "$out/perf.pieces"
+pairs "perf-exec mmap-fd" "$out/perf-exec.pieces"
+pairs "maps mmap-fd" "$out/maps.pieces"
+for c in mmap mmap-fd mmap-elf report-elf proc-maps module floor floor-open; do
   drive "perf $c" "$driver" -r "$runs" -t "$out/perf.truth" $c \
 	"$out/perf.pieces"
   drive "perf-exec $c" "$driver" -r "$runs" -t "$out/perf.truth" $c \
@@ -335,9 +384,10 @@ for n in $sizes; do
   log "synthetic, $n modules, $total pieces"
   synth "$n" "$total"
   s=$out/synth-$n-$total
+  pairs "synth-$n mmap-fd" "$s.pieces"
   # (e) is in the scaling runs only: on these streams its cost per
   # piece grows with N (seconds per piece at N = 1000 with the series).
-  for c in mmap report-elf floor; do
+  for c in mmap mmap-fd mmap-elf report-elf floor; do
     r=$runs
     # Judging a module's bias opens its file (dwfl_module_getelf): only
     # up to the open file limit.
@@ -350,7 +400,11 @@ for n in $sizes; do
   # (c) reports every mapping again for each piece: a few hundred each.
   case " $maps_sizes " in *" $n "*)
     drive "synth-$n proc-maps" "$driver" -r 3 -k 300 -t "$s.truth" \
-	  proc-maps "$s.pieces" ;;
+	  proc-maps "$s.pieces"
+    # (m), every kind of report in one Dwfl: its biases judged here, its
+    # scaling below.
+    drive "synth-$n mixed" "$driver" -r "$runs" -t "$s.truth" mixed \
+	  "$s.pieces" ;;
   esac
 done
 
@@ -375,18 +429,51 @@ for k in $(seq 0 $((newfiles - 1))); do
 done
 "$make_input" synth "$newfiles" 0 "$out/newfiles.truth" $newlibs \
   > "$out/newfiles.pieces"
-for c in mmap floor-open floor report-elf; do
+newfile_cs="mmap mmap-fd mmap-elf floor-open floor-libelf floor report-elf"
+echo "newfile_rounds $newfile_rounds" >> "$results"
+for c in $newfile_cs; do
   : > "$out/raw/newfiles-$c.txt"
 done
 for r in $(seq "$newfile_rounds"); do
-  for c in mmap floor-open floor report-elf; do
-    run_driver "$driver" "$out/raw/newfiles-$c.txt" -r 2 -p first \
+  for c in $newfile_cs; do
+    run_driver "$driver" "$out/raw/newfiles-$c.txt" -r 2 -m -p first \
 	       $( [ "$r" = 1 ] && echo "-t $out/newfiles.truth" ) $c \
 	       "$out/newfiles.pieces"
   done
 done
-for c in mmap floor-open floor report-elf; do
+for c in $newfile_cs; do
   digest "newfiles $c" "$out/raw/newfiles-$c.txt" warm
+done
+
+# The system calls of a piece, counted, not timed: of the first piece of
+# a new file (a run of the new-file stream: two runs less one, so that
+# the start and the end of a run are counted and the driver's own calls
+# are not), of a known piece (a stream with and without its known
+# phase), and of a piece of the -a -d recording (with and without its
+# pieces).
+log "system calls per piece"
+note_load syscalls
+for c in mmap mmap-fd mmap-elf floor-open floor-libelf; do
+  for r in 1 2; do
+    count_syscalls "sys-newfiles $c $r" "$driver" -r $r -p first $c \
+		   "$out/newfiles.pieces"
+  done
+done
+set -- $grind_known
+synth "$1" "$2"
+for c in mmap mmap-fd mmap-elf floor; do
+  for phases in first,rest first,rest,known; do
+    count_syscalls "sys-known $c $phases" "$driver" -r 1 -p $phases $c \
+		   "$out/synth-$1-$2.pieces"
+  done
+done
+echo "sys-known pieces $(sed -n '/^@phase known/,$p' \
+  "$out/synth-$1-$2.pieces" | grep -c '^[^@]')" >> "$results"
+for c in mmap mmap-fd mmap-elf floor-open; do
+  for phases in none all; do
+    count_syscalls "sys-perf $c $phases" "$driver" -r 1 -p $phases $c \
+		   "$out/perf.pieces"
+  done
 done
 
 # Scaling: the N modules' pieces, a dwfl_addrmodule after every report.
@@ -396,7 +483,7 @@ for n in $scale_sizes; do
   synth "$n" 0
   synth_exec "$n"
   s=$out/synth-$n-0
-  for c in mmap report-elf floor; do
+  for c in mmap mixed report-elf floor; do
     r=3
     [ $c = report-elf ] && [ "$n" -gt "$b_cap" ] && continue
     [ $c = report-elf ] && [ "$n" -ge "$slow_from" ] && r=$slow_runs
@@ -429,7 +516,7 @@ for n in $grind_sizes; do
   synth_exec "$n"
   s=$out/synth-$n-0.pieces
   x=$out/synth-$n-exec.pieces
-  for c in mmap report-elf floor; do
+  for c in mmap mixed report-elf floor; do
     [ $c = report-elf ] && [ "$n" -gt "$slow_grind" ] && continue
     grind "grind-$n $c" "$driver" -r 1 -l -p first,rest $c "$s"
   done
@@ -446,12 +533,13 @@ for n in $grind_sizes; do
 	    module "$x"
   fi
 done
-# Instructions per known piece, for (a) and the floor: a stream of N
-# modules and known pieces after them, with and without its known phase.
+# Instructions per known piece, for (a), (a-elf) and the floor: a stream
+# of N modules and known pieces after them, with and without its known
+# phase.
 set -- $grind_known
 log "callgrind, known pieces of $1 modules"
 synth "$1" "$2"
-for c in mmap floor; do
+for c in mmap mmap-elf floor; do
   for phases in first,rest first,rest,known; do
     cg=$out/raw/callgrind-known-$c-$phases.out
     valgrind -q --tool=callgrind --collect-atstart=no \
@@ -464,8 +552,8 @@ for c in mmap floor; do
   echo "grind-known $c pieces $known" >> "$results"
 done
 
-for t in "grind-${grind_sizes##* } mmap" "grind-$slow_grind report-elf" \
-	 "grind-$e_all_grind module"; do
+for t in "grind-${grind_sizes##* } mmap" "grind-${grind_sizes##* } mixed" \
+	 "grind-$slow_grind report-elf" "grind-$e_all_grind module"; do
   cg=$out/raw/callgrind-$(echo "$t" | tr ' ' '-').out
   [ -f "$cg" ] || continue
   callgrind_annotate --inclusive=no "$cg" 2> /dev/null | head -30 \
@@ -474,4 +562,19 @@ done
 
 note_load end
 echo "elapsed $(( $(date +%s) - started ))" >> "$results"
+
+# ---- Hook: perf's own libdw unwinder (issue 21, bench/perf-report.sh,
+# not this script's): with PERF_REPORT=1, a full run runs it after the
+# rest, and summarize.sh puts its section, build/bench/perf-results.md,
+# in RESULTS.md (only one written by this run).
+if [ "$mode" = full ] && [ "${PERF_REPORT:-0}" = 1 ]; then
+  log "perf report with perf's libdw unwinder: bench/perf-report.sh"
+  rm -f "$bindir/perf-results.md"
+  "$top/bench/perf-report.sh" ||
+    log "bench/perf-report.sh failed: RESULTS.md goes without its section"
+  [ -f "$bindir/perf-results.md" ] &&
+    cp "$bindir/perf-results.md" "$out/perf-results.md"
+fi
+# ---- end of the hook.
+
 "$top/bench/summarize.sh" "$mode" "$out"

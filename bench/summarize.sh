@@ -1,10 +1,11 @@
 #!/bin/bash
 # Turn the results.txt of bench/run.sh into RESULTS.md and the plot of the
 # scaling curves, in OUT; after a full run, copy them to bench/.  After a
-# smoke run, check that every contender ran on every input, that (a) got
-# no bias wrong and its modules held no descriptor, that (e) found the
-# same modules with the series as without it, and that perfsym and perf
-# ran on both recordings; timings are not checked.
+# smoke run, check that every contender ran on every input, that (a), in
+# each of its ways, and (m) got no bias wrong, that modules of (a) held
+# no descriptor (by FD: one per file and process at most), that (e)
+# found the same modules with the series as without it, and that perfsym
+# and perf ran on both recordings; timings are not checked.
 # Usage: bench/summarize.sh full|smoke OUT
 set -eu
 
@@ -75,6 +76,21 @@ function add_scale(n) {
   if (!(n in seen_scale)) { seen_scale[n] = 1; scale[++nscale] = n }
 }
 function mb(kb) { return kb == "" ? "–" : sprintf ("%.0f", kb / 1024) }
+# System calls of KIND per piece: the difference of two runs of TAG and
+# C, WITH and WITHOUT, over PIECES; -1 if not counted.
+function sys_per(tag, c, with, without, kind, n,   a, b) {
+  a = tag SUBSEP c SUBSEP with SUBSEP kind; b = tag SUBSEP c SUBSEP without SUBSEP kind
+  if (!(a in sysv) || !(b in sysv) || n <= 0) return -1
+  return (sysv[a] - sysv[b]) / n
+}
+function sfmt(x) { return x < 0 ? "–" : sprintf ("%.2f", x) }
+# A row of the system call table: LABEL, then each kind per piece.
+function sys_row(label, tag, c, with, without, n,   i, line) {
+  line = "| " label
+  for (i = 1; i <= nsk; i++)
+    line = line " | " sfmt(sys_per(tag, c, with, without, SK[i], n))
+  print line " |"
+}
 
 $1 == "libs" { libs = $0; sub (/^libs /, "", libs); next }
 $1 == "cap" { cap = $2; next }
@@ -83,11 +99,18 @@ $1 == "elapsed" { elapsed = $2; next }
 $1 == "setup" { setup = $2; next }
 $1 == "pristine" { pristine = $2; next }
 $1 == "freq" { freq = $2; next }
+$1 == "newfile_rounds" { newfile_rounds = $2; next }
 $1 == "orders" { orders = $0; sub (/^orders /, "", orders); next }
 $1 == "workload" { workload = $0; sub (/^workload /, "", workload); next }
 $1 == "recording" { rec_samples[$2] = $4; rec_forks[$2] = $6
 		    rec_mmaps[$2] = $10; next }
 $1 == "processes" { processes = $2; execs = $4; next }
+# System calls: "TAG ARG ARG sys total N stat N open N pread N close N
+# fcntl N", a run of a driver (or perfsym and perf report, TAG perfsym).
+$4 == "sys" { k = $1 SUBSEP $2 SUBSEP $3
+	      for (i = 5; i < NF; i += 2) sysv[k SUBSEP $i] = $(i + 1); next }
+$1 == "sys-known" && $2 == "pieces" { sys_known_pieces = $3; next }
+$3 == "pairs" { npairs[$1 SUBSEP $2] = $4; nfiles[$1 SUBSEP $2] = $5; next }
 $1 == "perfsym" { tw[$2 SUBSEP $3] = $5; trss[$2 SUBSEP $3] = $7
 		  tst[$2 SUBSEP $3] = $9; next }
 $3 == "phase" {
@@ -104,16 +127,21 @@ $3 == "phase" {
   next
 }
 $3 == "mem" { mem[$1 SUBSEP $2 SUBSEP $4] = $5; heap[$1 SUBSEP $2 SUBSEP $4] = $6
-	      fds[$1 SUBSEP $2 SUBSEP $4] = $7; next }
+	      fds[$1 SUBSEP $2 SUBSEP $4] = $7; ownfds[$1 SUBSEP $2 SUBSEP $4] = $8
+	      next }
 $3 == "check" { mods[$1 SUBSEP $2] = $4; wrong[$1 SUBSEP $2] = $5
 		unknown[$1 SUBSEP $2] = $6; next }
 $3 == "hits" { hits[$1 SUBSEP $2] = $4; next }
+$3 == "pmed" { pmed[$1 SUBSEP $2 SUBSEP $4] = $5; next }
 $1 == "grind-known" && $3 == "ir" { kir[$2 SUBSEP $4] = $5; known_n = $6; next }
 $1 == "grind-known" && $3 == "pieces" { kpieces[$2] = $4; next }
 $3 == "ir" && $1 ~ /^grind-/ { n = substr ($1, 7); ir[n SUBSEP $2] = $4; add_scale(n); next }
 $3 == "ir" && $1 ~ /^xgrind-/ { n = substr ($1, 8); ir[n SUBSEP "x:" $2] = $4; add_scale(n); next }
 
 END {
+  cname["mmap"] = "(a)"; cname["mmap-fd"] = "(a-fd)"; cname["mmap-elf"] = "(a-elf)"
+  cname["mixed"] = "(m)"; cname["report-elf"] = "(b)"; cname["proc-maps"] = "(c)"
+  cname["floor"] = "(d)"
   # The sizes in order.
   for (i = 1; i <= nscale; i++)
     for (j = i; j > 1 && scale[j] + 0 < scale[j - 1] + 0; j--)
@@ -128,11 +156,20 @@ END {
     printf "The run took %.1f minutes after %.1f minutes of setup done once (building or configuring elfutils 0.192), niced, on", elapsed / 60, setup / 60
   else
     printf "The run took %.1f minutes, niced, on", elapsed / 60
-  printf " a machine shared with another engineer'\''s `make check` and a fuzzer: load average (1, 5, 15 min) %s at the start, %s while recording, %s during the synthetic streams, %s under callgrind, %s at the end.\n\n",
-    load["start"], load["record"], load["synthetic"],
+  printf " a machine of 2 cores shared with other work (builds, fuzzers): load average (1, 5, 15 min) %s at the start, %s while recording, %s during the synthetic streams, %s while counting system calls, %s under callgrind, %s at the end.\n\n",
+    load["start"], load["record"], load["synthetic"], load["syscalls"],
     load["callgrind"], load["end"]
   print "Contenders, fed the same pieces (start, len, pgoff, prot, file):"
-  print "(a) `dwfl_report_elf_mmap`, one report session per piece;"
+  print "(a) `dwfl_report_elf_mmap` by file name, one report session per piece;"
+  print "(a-fd) the same with a descriptor the caller opens once per file, for"
+  print "all processes, and passes with every piece of the file; (a-elf)"
+  print "`dwfl_report_elf_mmap_elf` with an Elf the caller makes once per file"
+  print "(`elf_begin (ELF_C_READ)` on such a descriptor), shared by every"
+  print "process'\''s Dwfl (the caller'\''s open and `elf_begin` are timed with"
+  print "the piece that needs them);"
+  print "(m) every kind of report in one Dwfl: of each ten modules, one"
+  print "`dwfl_report_elf` (bias worked out as (b) does), four `dwfl_report_module`"
+  print "over the module'\''s span, five `dwfl_report_elf_mmap` of every piece;"
   print "(b) the workaround: bias from the phdrs in the caller, remembered per"
   print "file and process, one `dwfl_report_elf` per module, overlaps replaced"
   print "by `dwfl_report_begin` and re-reporting the rest;"
@@ -140,7 +177,9 @@ END {
   print "of it again for each piece (each process once for /proc maps);"
   print "(d) the floor: the parse and one hash lookup per piece; (d+) the"
   print "same, and the first piece of each file in each process opens it,"
-  print "reads its ELF header and program headers and closes it;"
+  print "reads its ELF header and program headers with `pread` and closes it;"
+  print "(d+elf) the same read through libelf (`elf_begin (ELF_C_READ)`,"
+  print "`elf_getphdrnum`, `gelf_getphdr`, `elf_end`);"
   print "(e) what eu-stackprof 0.196 does with each MMAP2 event:"
   print "`dwfl_report_begin_add`, `dwfl_report_module (file, start, start + len)`,"
   print "`dwfl_report_end`, with the series and with elfutils 0.192 as released"
@@ -172,6 +211,25 @@ END {
       mb(trss[r SUBSEP "script"])
     pr[r] = ratio(tw[r SUBSEP "perfsym"], tw[r SUBSEP "report"])
     for (t in tst) if (tst[t] != 0) bad_tool = bad_tool " " t
+  }
+  print ""
+  # What learning files takes: stat, open and pread, the calls issue 19
+  # counts, of the whole processes.
+  split ("perfsym report", T, " ")
+  for (i = 1; i <= 2; i++) {
+    k = "perfsym" SUBSEP "perf" SUBSEP T[i]
+    fsys[T[i]] = (k SUBSEP "stat" in sysv) ? sysv[k SUBSEP "stat"] + sysv[k SUBSEP "open"] + sysv[k SUBSEP "pread"] : -1
+    asys[T[i]] = (k SUBSEP "total" in sysv) ? sysv[k SUBSEP "total"] : -1
+  }
+  print "System calls on the -a -d recording (perf stat of the syscall tracepoints, whole processes, libraries included):"
+  print ""
+  print "| tool | stat family | openat | pread64 | close | all system calls |"
+  print "|---|---|---|---|---|---|"
+  for (i = 1; i <= 2; i++) {
+    k = "perfsym" SUBSEP "perf" SUBSEP T[i]
+    printf "| %s | %s | %s | %s | %s | %s |\n", T[i] == "report" ? "perf report" : "perfsym",
+      sysv[k SUBSEP "stat"], sysv[k SUBSEP "open"], sysv[k SUBSEP "pread"],
+      sysv[k SUBSEP "close"], sysv[k SUBSEP "total"]
   }
   print ""
   print "Where perfsym'\''s time goes: `perf record -g` of `perfsym -i` on the -a -d recording, `perf report --no-children --sort dso,sym`, top 15:"
@@ -214,6 +272,32 @@ END {
     printf "(b) keeps a descriptor open for each module of every process: on%s it stopped at %d modules, at the hard limit on open files (%s); every later piece of a new module failed at once, so its time per piece there is too low.\n\n",
       b_short, mods["perf" SUBSEP "report-elf"], nofile
 
+  print "The three ways of naming the file to (a) on the same inputs; the descriptors that libdwfl held after the last piece (its duplicates of the caller'\''s: at most one per file and process), beside the (process, file) pairs and the files of the input, and the caller'\''s own (one per file):"
+  print ""
+  print "| input | (a) ns | (a-fd) ns | (a-elf) ns | (d) ns | a-elf/d | modules a/a-fd/a-elf | no truth a/a-fd/a-elf | wrong a/a-fd/a-elf | (a) fds | (a-fd) fds | (a-elf) fds | process–file pairs | files | caller fds (a-fd) |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for (i = 1; i <= 3; i++) {
+    in_ = I[i]
+    a = ns_per(in_, "mmap", "all"); af = ns_per(in_, "mmap-fd", "all")
+    ae = ns_per(in_, "mmap-elf", "all"); d = ns_per(in_, "floor", "all")
+    kf = in_ SUBSEP "mmap-fd" SUBSEP "all"
+    printf "| %s | %s | %s | %s | %s | %s | %d/%d/%d | %d/%d/%d | %d/%d/%d | %s | %s | %s | %s | %s | %s |\n",
+      desc[in_], fmt(a), fmt(af), fmt(ae), fmt(d), ratio(ae, d),
+      mods[in_ SUBSEP "mmap"], mods[in_ SUBSEP "mmap-fd"], mods[in_ SUBSEP "mmap-elf"],
+      unknown[in_ SUBSEP "mmap"], unknown[in_ SUBSEP "mmap-fd"], unknown[in_ SUBSEP "mmap-elf"],
+      wrong[in_ SUBSEP "mmap"], wrong[in_ SUBSEP "mmap-fd"], wrong[in_ SUBSEP "mmap-elf"],
+      fds[in_ SUBSEP "mmap" SUBSEP "all"], fds[kf],
+      fds[in_ SUBSEP "mmap-elf" SUBSEP "all"],
+      npairs[in_ SUBSEP "mmap-fd"], nfiles[in_ SUBSEP "mmap-fd"], ownfds[kf]
+    if (wrong[in_ SUBSEP "mmap-fd"] > 0 || wrong[in_ SUBSEP "mmap-elf"] > 0) wrong_a = 1
+    if (fds[in_ SUBSEP "mmap" SUBSEP "all"] != 0 || fds[in_ SUBSEP "mmap-elf" SUBSEP "all"] != 0)
+      real_fds_bad = real_fds_bad " " in_
+    if (!(kf in fds) || fds[kf] > npairs[in_ SUBSEP "mmap-fd"])
+      real_fd_bad = real_fd_bad " " in_
+    real_fd_text = real_fd_text sprintf ("%s%s: %d for %d pairs", real_fd_text == "" ? "" : "; ", sdesc[in_], fds[kf], npairs[in_ SUBSEP "mmap-fd"])
+  }
+  print ""
+
   print "## The /proc maps in other orders: modules given a wrong bias"
   print ""
   print "Each process'\''s pieces of the /proc maps above in another order, as a profiler may get them; (b) is the bias rule in the caller.  Modules with a truth, wrong ones, and those without a truth (no module, or not judged):"
@@ -234,94 +318,157 @@ END {
 
   print "## Memory and descriptors of modules before their first use"
   print ""
-  printf "After the `first` and `rest` phases of a synthetic stream of N modules (every piece reported, no module used): growth of peak RSS and of the bytes malloc handed out, per module, and the descriptors open beyond those at the start.  (b) stops at N = %d: each of its modules holds an open file, and the hard limit on open files is %s.\n\n", cap, nofile
-  print "| N | (a) KB / module | (a) heap bytes / module | (a) open fds | (b) KB / module | (b) heap bytes / module | (b) open fds |"
-  print "|---|---|---|---|---|---|---|"
-  mem_ok = 1; fds_ok = 1; reached = 0
+  printf "After the `first` and `rest` phases of a synthetic stream of N modules of 8 files in one process (every piece reported, no module used): growth of peak RSS and of the bytes malloc handed out, per module, and the descriptors open beyond those at the start, those the caller holds itself not counted: for (a-fd) and (a-elf) the caller holds one per file, and its table of files and their Elfs are in the figures.  (b) stops at N = %d: each of its modules holds an open file, and the hard limit on open files is %s.\n\n", cap, nofile
+  print "| N | files | (a) KB / module | (a) heap bytes / module | (a) fds | (a-fd) KB / module | (a-fd) heap bytes / module | (a-fd) fds | (a-elf) KB / module | (a-elf) heap bytes / module | (a-elf) fds | (b) KB / module | (b) heap bytes / module | (b) fds |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  mem_ok = 1; fds_ok = 1; fd_ok = 1; reached = ""
+  split ("mmap mmap-fd mmap-elf", A, " ")
   for (i = 1; i <= nsynth; i++) {
     n = synth[i]; in_ = "synth-" n
-    ka = in_ SUBSEP "mmap" SUBSEP "rest"; kb = in_ SUBSEP "report-elf" SUBSEP "rest"
-    if (!(ka in mem)) continue
-    if (n >= 100000) reached = 1
-    if (mem[ka] / n > 4) mem_ok = 0
-    if (fds[ka] != 0) fds_ok = 0
-    mem_a[n] = mem[ka] / n; heap_a[n] = heap[ka] / n
-    printf "| %d | %.2f | %.0f | %d | %s | %s | %s |\n", n, mem[ka] / n,
-      heap[ka] / n, fds[ka],
+    kb = in_ SUBSEP "report-elf" SUBSEP "rest"
+    if (!((in_ SUBSEP "mmap" SUBSEP "rest") in mem)) continue
+    line = sprintf ("| %d | %s", n, nfiles[in_ SUBSEP "mmap-fd"])
+    for (j = 1; j <= 3; j++) {
+      ka = in_ SUBSEP A[j] SUBSEP "rest"
+      if (!(ka in mem)) { line = line " | – | – | –"; continue }
+      if (n >= 100000) reached = reached (reached == "" ? "" : ", ") cname[A[j]]
+      if (mem[ka] / n > 4) mem_ok = 0
+      if (A[j] == "mmap-fd") { if (fds[ka] > nfiles[in_ SUBSEP "mmap-fd"]) fd_ok = 0 }
+      else if (fds[ka] != 0) fds_ok = 0
+      mem_kb[A[j] SUBSEP n] = mem[ka] / n; mem_heap[A[j] SUBSEP n] = heap[ka] / n
+      mem_fds[A[j] SUBSEP n] = fds[ka]
+      line = line sprintf (" | %.2f | %.0f | %d", mem[ka] / n, heap[ka] / n, fds[ka])
+    }
+    line = line sprintf (" | %s | %s | %s |",
       (kb in mem) ? sprintf ("%.1f", mem[kb] / n) : "–",
-      (kb in mem) ? sprintf ("%.0f", heap[kb] / n) : "–", (kb in mem) ? fds[kb] : "–"
+      (kb in mem) ? sprintf ("%.0f", heap[kb] / n) : "–", (kb in mem) ? fds[kb] : "–")
+    print line
   }
   print ""
 
   print "## Synthetic streams: N modules, then known pieces up to the total"
   print ""
-  print "| N | known piece ns (a) | (b) | (c) | (d) | a/d | a/b | first piece µs (a) | (b) | (c) | (d) | first/known (a) |"
-  print "|---|---|---|---|---|---|---|---|---|---|---|---|"
-  known_met = ""; known_missed = ""; reopen_ok = 1
-  split ("mmap report-elf proc-maps floor", C, " ")
+  print "| N | known piece ns (a) | (a-fd) | (a-elf) | (b) | (c) | (d) | a/d | a-elf/d | a/b | first piece µs (a) | (a-fd) | (a-elf) | (b) | (c) | (d) | first/known (a) |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  known_met = ""; known_missed = ""; known_elf_met = ""; known_elf_missed = ""
+  reopen_ok = 1
+  split ("mmap mmap-fd mmap-elf report-elf proc-maps floor mixed", C, " ")
   for (i = 1; i <= nsynth; i++) {
     n = synth[i]; in_ = "synth-" n
-    for (j = 1; j <= 4; j++) {
+    for (j = 1; j <= 7; j++) {
       K[C[j]] = ns_per(in_, C[j], "known"); F[C[j]] = ns_per(in_, C[j], "first")
     }
     if (K["mmap"] > 2 * K["floor"]) known_missed = known_missed " " n
     else known_met = known_met " " n
+    if (K["mmap-elf"] > 2 * K["floor"]) known_elf_missed = known_elf_missed " " n
+    else known_elf_met = known_elf_met " " n
     if (F["mmap"] < 10 * K["mmap"]) reopen_ok = 0
-    printf "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-      n, fmt(K["mmap"]), fmt(K["report-elf"]), fmt(K["proc-maps"]),
-      fmt(K["floor"]), ratio(K["mmap"], K["floor"]),
+    printf "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+      n, fmt(K["mmap"]), fmt(K["mmap-fd"]), fmt(K["mmap-elf"]),
+      fmt(K["report-elf"]), fmt(K["proc-maps"]),
+      fmt(K["floor"]), ratio(K["mmap"], K["floor"]), ratio(K["mmap-elf"], K["floor"]),
       ratio(K["mmap"], K["report-elf"]), fmt(F["mmap"], "us"),
+      fmt(F["mmap-fd"], "us"), fmt(F["mmap-elf"], "us"),
       fmt(F["report-elf"], "us"), fmt(F["proc-maps"], "us"),
       fmt(F["floor"], "us"), ratio(F["mmap"], K["mmap"])
-    for (j = 1; j <= 3; j++)
+    for (j = 1; j <= 7; j++)
       if (wrong[in_ SUBSEP C[j]] > 0)
-	synth_wrong = synth_wrong " " C[j] "@" n "=" wrong[in_ SUBSEP C[j]]
+	synth_wrong = synth_wrong " " cname[C[j]] "@" n "=" wrong[in_ SUBSEP C[j]]
+    if ((in_ SUBSEP "mixed") in mods)
+      mixed_checked = mixed_checked sprintf ("%sN = %d: %d modules, %d wrong, %d without truth",
+	mixed_checked == "" ? "" : "; ", n, mods[in_ SUBSEP "mixed"],
+	wrong[in_ SUBSEP "mixed"], unknown[in_ SUBSEP "mixed"])
   }
-  print "(b) has no row above N = " cap " (its open files); the 8 libraries make every first piece above the eighth one of a file the Dwfl knows."
+  print "(b) has no row above N = " cap " (its open files); the 8 libraries make every first piece above the eighth one of a file the Dwfl knows.  (m), every kind of report in one Dwfl, judged by the same truth: " (mixed_checked == "" ? "not run" : mixed_checked) "."
   print ""
 
   print "## First piece of a new file"
   print ""
-  na = ns_per("newfiles", "mmap", "first"); nf = ns_per("newfiles", "floor-open", "first")
-  nd = ns_per("newfiles", "floor", "first"); nb = ns_per("newfiles", "report-elf", "first")
-  printf "A stream of %d modules, each of a file of its own (hard links to copies of the 8 libraries): the first piece of each, µs, median of runs taken in turn.\n\n", pieces["newfiles" SUBSEP "floor" SUBSEP "first"]
-  print "| (a) µs | (d+) open + headers + close µs | (d) µs | (b) µs | a / (d+) |"
-  print "|---|---|---|---|---|"
-  printf "| %s | %s | %s | %s | %s |\n\n", fmt(na, "us"), fmt(nf, "us"),
-    fmt(nd, "us"), fmt(nb, "us"), ratio(na, nf)
-  if (wrong["newfiles" SUBSEP "mmap"] > 0)
-    synth_wrong = synth_wrong " mmap@newfiles=" wrong["newfiles" SUBSEP "mmap"]
+  newfiles_n = pieces["newfiles" SUBSEP "floor" SUBSEP "first"]
+  printf "A stream of %d modules, each of a file of its own (hard links to copies of the 8 libraries): the first piece of each, µs.  The contenders run in turn, %s times each, two runs per process of which the first is a warm-up; each run times every piece.  The median piece is the median over the runs of each run'\''s median piece; the mean piece, the median over the runs of the run'\''s time over its pieces, takes in whatever the scheduler gave other work on this shared machine during the run.  (d+) reads the headers with `pread`, as the series'\''s v2 did with a reader of its own; (d+elf) through libelf, as v3 does.\n\n", newfiles_n, newfile_rounds
+  print "| first piece | (a) µs | (a-fd) µs | (a-elf) µs | (d+) pread µs | (d+elf) libelf µs | (d) µs | (b) µs | a / (d+) | a / (d+elf) | (d+elf) / (d+) |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|"
+  split ("mmap mmap-fd mmap-elf floor-open floor-libelf floor report-elf", NC, " ")
+  for (j = 1; j <= 7; j++) {
+    k = "newfiles" SUBSEP NC[j] SUBSEP "first"
+    NM[NC[j]] = (k in pmed) ? pmed[k] : -1
+    NA[NC[j]] = ns_per("newfiles", NC[j], "first")
+  }
+  printf "| median piece | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+    fmt(NM["mmap"], "us"), fmt(NM["mmap-fd"], "us"), fmt(NM["mmap-elf"], "us"),
+    fmt(NM["floor-open"], "us"), fmt(NM["floor-libelf"], "us"),
+    fmt(NM["floor"], "us"), fmt(NM["report-elf"], "us"),
+    ratio(NM["mmap"], NM["floor-open"]), ratio(NM["mmap"], NM["floor-libelf"]),
+    ratio(NM["floor-libelf"], NM["floor-open"])
+  printf "| mean piece | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n\n",
+    fmt(NA["mmap"], "us"), fmt(NA["mmap-fd"], "us"), fmt(NA["mmap-elf"], "us"),
+    fmt(NA["floor-open"], "us"), fmt(NA["floor-libelf"], "us"),
+    fmt(NA["floor"], "us"), fmt(NA["report-elf"], "us"),
+    ratio(NA["mmap"], NA["floor-open"]), ratio(NA["mmap"], NA["floor-libelf"]),
+    ratio(NA["floor-libelf"], NA["floor-open"])
+  na = NM["mmap"]; nf = NM["floor-open"]; nfe = NM["floor-libelf"]
+  split ("mmap mmap-fd mmap-elf", A, " ")
+  for (j = 1; j <= 3; j++)
+    if (wrong["newfiles" SUBSEP A[j]] > 0)
+      synth_wrong = synth_wrong " " cname[A[j]] "@newfiles=" wrong["newfiles" SUBSEP A[j]]
+
+  print "## System calls per piece"
+  print ""
+  print "Counted, not timed (`perf stat` of the syscall tracepoints of the driver): the first piece of a new file (the stream above: a run of it, start and end included, less the driver'\''s own calls), a known piece (a stream of " known_n " modules with and without its " sys_known_pieces " known pieces), and a piece of the -a -d recording (with and without its pieces: each process has a Dwfl of its own).  The stat family is `newfstatat` (glibc'\''s `stat` and `fstat`); fcntl duplicates a descriptor."
+  print ""
+  nsk = split ("total stat open pread close fcntl", SK, " ")
+  print "| piece | contender | all | stat | openat | pread64 | close | fcntl |"
+  print "|---|---|---|---|---|---|---|---|"
+  split ("mmap mmap-fd mmap-elf floor-open floor-libelf", NC, " ")
+  split ("(a) (a-fd) (a-elf) (d+) (d+elf)", NL, " ")
+  for (j = 1; j <= 5; j++)
+    sys_row("first of a new file | " NL[j], "sys-newfiles", NC[j], 2, 1, newfiles_n)
+  split ("mmap mmap-fd mmap-elf floor", NC, " ")
+  split ("(a) (a-fd) (a-elf) (d)", NL, " ")
+  for (j = 1; j <= 4; j++)
+    sys_row("known | " NL[j], "sys-known", NC[j], "first,rest,known", "first,rest", sys_known_pieces)
+  perf_n = pieces["perf" SUBSEP "floor" SUBSEP "all"]
+  split ("mmap mmap-fd mmap-elf floor-open", NC, " ")
+  split ("(a) (a-fd) (a-elf) (d+)", NL, " ")
+  for (j = 1; j <= 4; j++)
+    sys_row("-a -d recording | " NL[j], "sys-perf", NC[j], "all", "none", perf_n)
+  print ""
+  known_elf_sys = sys_per("sys-known", "mmap-elf", "first,rest,known", "first,rest", "total", sys_known_pieces)
 
   print "## Scaling: N modules reported piece by piece, a lookup after each"
   print ""
-  print "| N | (a) ms | (b) ms | (c) ms | (d) ms | a/b | a/d | (a) Mi instr | (b) Mi instr | (d) Mi instr |"
-  print "|---|---|---|---|---|---|---|---|---|---|"
-  split ("mmap report-elf proc-maps floor module module-pristine x:module x:module-pristine", S, " ")
+  print "(m) is every kind of report in one Dwfl (see the contenders above): 10% `dwfl_report_elf`, 40% `dwfl_report_module`, 50% `dwfl_report_elf_mmap`."
+  print ""
+  print "| N | (a) ms | (m) ms | (b) ms | (c) ms | (d) ms | a/b | a/d | m/d | (a) Mi instr | (m) Mi instr | (b) Mi instr | (d) Mi instr |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  ns_ = split ("mmap report-elf proc-maps floor module module-pristine x:module x:module-pristine mixed", S, " ")
   for (i = 1; i <= nscale; i++) {
     n = scale[i]
-    for (j = 1; j <= 8; j++) {
+    for (j = 1; j <= ns_; j++) {
       W[S[j]] = (n SUBSEP S[j]) in wall ? wall[n SUBSEP S[j]] : -1
       Q[S[j]] = (n SUBSEP S[j]) in ir ? ir[n SUBSEP S[j]] / 1e6 : -1
     }
     if (W["mmap"] >= 0 || Q["mmap"] >= 0)
-      printf "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n,
-	fmt(W["mmap"]), fmt(W["report-elf"]), fmt(W["proc-maps"]),
+      printf "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n,
+	fmt(W["mmap"]), fmt(W["mixed"]), fmt(W["report-elf"]), fmt(W["proc-maps"]),
 	fmt(W["floor"]), ratio(W["mmap"], W["report-elf"]),
-	ratio(W["mmap"], W["floor"]), fmt(Q["mmap"]), fmt(Q["report-elf"]),
-	fmt(Q["floor"])
+	ratio(W["mmap"], W["floor"]), ratio(W["mixed"], W["floor"]),
+	fmt(Q["mmap"]), fmt(Q["mixed"]), fmt(Q["report-elf"]), fmt(Q["floor"])
     line = n
-    for (j = 1; j <= 8; j++) line = line " " W[S[j]]
-    for (j = 1; j <= 8; j++) line = line " " Q[S[j]]
+    for (j = 1; j <= ns_; j++) line = line " " W[S[j]]
+    for (j = 1; j <= ns_; j++) line = line " " Q[S[j]]
     print line > dat
   }
   print ""
   printf "Fitted exponent k of total cost ∝ N^k (least squares on log-log): "
-  printf "instructions (a) %s over N = %s, (b) %s over %s, (d) %s; ",
+  printf "instructions (a) %s over N = %s, (m) %s over %s, (b) %s over %s, (d) %s; ",
     efmt(exponent("ir", "mmap")), span("ir", "mmap"),
+    efmt(exponent("ir", "mixed")), span("ir", "mixed"),
     efmt(exponent("ir", "report-elf")), span("ir", "report-elf"),
     efmt(exponent("ir", "floor"))
-  printf "wall time (a) %s over N = %s, (b) %s over %s, (c) %s.  ",
+  printf "wall time (a) %s over N = %s, (m) %s over %s, (b) %s over %s, (c) %s.  ",
     efmt(exponent("wall", "mmap")), span("wall", "mmap"),
+    efmt(exponent("wall", "mixed")), span("wall", "mixed"),
     efmt(exponent("wall", "report-elf")), span("wall", "report-elf"),
     efmt(exponent("wall", "proc-maps"))
   printf "N log N over N = %s fits k = %s.\n\n", span("ir", "mmap"),
@@ -364,7 +511,7 @@ END {
   printf "Lookups that found a module, series against today: %s.\n\n",
     hits_differ == "" ? "the same on every stream both ran" : "differ on" hits_differ
 
-  print "## Goals (issue 10)"
+  print "## Goals (issue 19)"
   print ""
   for (i = 1; i <= 2; i++) {
     r = R[i]
@@ -377,25 +524,50 @@ END {
     printf "- Moonshot: perfsym ≤ 0.5× `perf report --stdio`, %s: **%s** (%s×).\n",
       rdesc[r], (pr[r] != "–" && pr[r] <= 0.5) ? "met" : "not met", pr[r]
   }
-  printf "- Memory per module before first use ≤ 4 KB: **%s**", mem_ok ? "met" : "not met"
+  printf "- System calls that learn files (stat family, openat, pread64) of perfsym ≤ 2× those of `perf report`, `-a -d`, whole processes: **%s** (%s against %s, %s×).\n",
+    (fsys["perfsym"] >= 0 && fsys["report"] > 0 && fsys["perfsym"] <= 2 * fsys["report"]) ? "met" : fsys["perfsym"] < 0 ? "not measured" : "not met",
+    fsys["perfsym"] < 0 ? "–" : fsys["perfsym"], fsys["report"] < 0 ? "–" : fsys["report"],
+    ratio(fsys["perfsym"], fsys["report"])
+  printf "- Memory per module before first use ≤ 4 KB, (a), (a-fd) and (a-elf): **%s**", mem_ok ? "met" : "not met"
   sep = " ("
-  for (i = 1; i <= nsynth; i++)
-    if (synth[i] in mem_a) {
-      printf "%sN = %d: %.2f KB RSS, %.0f heap bytes", sep, synth[i],
-	mem_a[synth[i]], heap_a[synth[i]]; sep = "; "
-    }
+  for (i = 1; i <= nsynth; i++) {
+    n = synth[i]
+    if (!(("mmap" SUBSEP n) in mem_kb)) continue
+    printf "%sN = %d: %.2f / %.2f / %.2f KB RSS, %.0f / %.0f / %.0f heap bytes", sep, n,
+      mem_kb["mmap" SUBSEP n], mem_kb["mmap-fd" SUBSEP n], mem_kb["mmap-elf" SUBSEP n],
+      mem_heap["mmap" SUBSEP n], mem_heap["mmap-fd" SUBSEP n], mem_heap["mmap-elf" SUBSEP n]
+    sep = "; "
+  }
   print sep == "; " ? ")." : "."
-  printf "- Open descriptors held by modules never used: 0: **%s**.\n", fds_ok ? "met" : "not met"
-  printf "- The synthetic stream reaches N = 100,000 modules: **%s** ((b) capped at %d by its open files).\n",
-    reached ? "met" : "not met", cap
+  printf "- No descriptor held by a module never used, (a) and (a-elf): **%s** (synthetic streams%s).\n",
+    fds_ok && real_fds_bad == "" ? "met" : "not met",
+    real_fds_bad == "" ? " and real inputs: none" : "; held on" real_fds_bad
+  printf "- Modules reported by FD, (a-fd): at most one descriptor per file (and process): **%s** (synthetic, one process:", fd_ok && real_fd_bad == "" ? "met" : "not met"
+  sep = " "
+  for (i = 1; i <= nsynth; i++) {
+    n = synth[i]
+    if (!(("mmap-fd" SUBSEP n) in mem_fds)) continue
+    printf "%sN = %d: %d for %d files", sep, n, mem_fds["mmap-fd" SUBSEP n], nfiles["synth-" n SUBSEP "mmap-fd"]
+    sep = ", "
+  }
+  printf "; real inputs, descriptors for (process, file) pairs: %s).\n", real_fd_text
+  printf "- The synthetic stream reaches N = 100,000 modules: **%s** (%s; (b) capped at %d by its open files).\n",
+    reached != "" ? "met" : "not met", reached == "" ? "none" : "by " reached, cap
   printf "- Scaling of (a) ≈ N log N in callgrind instructions: %s.\n", nlogn_goal("ir", "mmap")
-  printf "- First piece of a new file ≤ 2× open + ELF header and program headers + close: **%s** (%s µs against %s µs, %s×).\n",
-    (na > 0 && nf > 0 && na <= 2 * nf) ? "met" : "not met", fmt(na, "us"), fmt(nf, "us"), ratio(na, nf)
+  printf "- Mixed report kinds in one Dwfl (m) ≈ N log N in callgrind instructions: %s; wall time k = %s over N = %s.\n",
+    nlogn_goal("ir", "mixed"), efmt(exponent("wall", "mixed")), span("wall", "mixed")
   printf "- (e) with the series ≈ N log N, executable pieces: %s; today: k = %s.\n",
     nlogn_goal("ir", "x:module"), efmt(exponent("ir", "x:module-pristine"))
   printf "- (e) with the series ≈ N log N, all pieces (overlapping modules): %s; today: k = %s.\n",
     nlogn_goal("ir", "module"), efmt(exponent("ir", "module-pristine"))
-  printf "- No wrong bias for (a) on the real inputs: **%s**.\n", wrong_a ? "not met" : "met"
+  printf "- First piece of a new file ≤ 2× open + ELF header and program headers + close (d+), median pieces: **%s** (%s µs against %s µs, %s×; against the same through libelf, (d+elf) %s µs: %s×).\n",
+    (na > 0 && nf > 0 && na <= 2 * nf) ? "met" : "not met", fmt(na, "us"), fmt(nf, "us"), ratio(na, nf),
+    fmt(nfe, "us"), ratio(na, nfe)
+  printf "- libelf no more than 1.2× the `pread` reader per first piece, (d+elf) against (d+), median pieces: **%s** (%s µs against %s µs, %s×).\n",
+    (nfe > 0 && nf > 0 && nfe <= 1.2 * nf) ? "met" : "not met", fmt(nfe, "us"), fmt(nf, "us"), ratio(nfe, nf)
+  printf "- No wrong bias for (a), (a-fd) and (a-elf) on the real inputs: **%s**.\n", wrong_a ? "not met" : "met"
+  printf "- No wrong bias for (m) on the synthetic streams: **%s**.\n",
+    mixed_checked == "" ? "not measured" : synth_wrong ~ /\(m\)/ ? "not met" : "met"
   if (synth_wrong != "")
     printf "- Wrong biases on the synthetic streams:%s.\n", synth_wrong
   print ""
@@ -406,11 +578,22 @@ END {
   if (known_met != "" && known_missed != "")
     printf " (met at N =%s; not at N =%s)", known_met, known_missed
   print "."
+  printf "- Known piece of (a-elf) within 2× of the floor (d), wall time: **%s**",
+    known_elf_missed == "" ? "met" : known_elf_met == "" ? "not met" : "partly met"
+  if (known_elf_met != "" && known_elf_missed != "")
+    printf " (met at N =%s; not at N =%s)", known_elf_met, known_elf_missed
+  print "."
   ka = kpieces["mmap"] > 0 ? (kir["mmap" SUBSEP "first,rest,known"] - kir["mmap" SUBSEP "first,rest"]) / kpieces["mmap"] : -1
   kd = kpieces["floor"] > 0 ? (kir["floor" SUBSEP "first,rest,known"] - kir["floor" SUBSEP "first,rest"]) / kpieces["floor"] : -1
   printf "- Known piece of (a) within 2× of the floor (d), instructions (callgrind, N = %d): **%s** (%s against %s, %s×).\n",
     known_n, (ka >= 0 && kd > 0 && ka <= 2 * kd) ? "met" : "not met",
     fmt(ka), fmt(kd), ratio(ka, kd)
+  ke = kpieces["mmap-elf"] > 0 ? (kir["mmap-elf" SUBSEP "first,rest,known"] - kir["mmap-elf" SUBSEP "first,rest"]) / kpieces["mmap-elf"] : -1
+  printf "- Known piece of (a-elf) within 2× of the floor (d), instructions (callgrind, N = %d): **%s** (%s against %s, %s×).\n",
+    known_n, (ke >= 0 && kd > 0 && ke <= 2 * kd) ? "met" : "not met",
+    fmt(ke), fmt(kd), ratio(ke, kd)
+  printf "- A known piece of (a-elf) makes no system call: **%s** (%s a piece).\n",
+    known_elf_sys < 0 ? "not measured" : known_elf_sys < 0.01 ? "met" : "not met", sfmt(known_elf_sys)
   printf "- Known piece of (a) at least 10× cheaper than its first piece: **%s**.\n",
     reopen_ok ? "met" : "not met"
   if (bad_tool != "")
@@ -420,13 +603,18 @@ END {
     nofile
 }' "$results" > "$out/RESULTS.body.md"
 
-# The notes on method are kept in bench/NOTES.md, after the numbers.
-cat "$out/RESULTS.body.md" "$top/bench/NOTES.md" > "$out/RESULTS.md"
+# The notes on method are kept in bench/NOTES.md, after the numbers;
+# before them, perf's own unwinder when run.sh ran bench/perf-report.sh
+# (its section, as that script writes it).
+perf_section=
+[ -f "$out/perf-results.md" ] && perf_section=$out/perf-results.md
+cat "$out/RESULTS.body.md" $perf_section "$top/bench/NOTES.md" \
+  > "$out/RESULTS.md"
 rm -f "$out/RESULTS.body.md"
 
 # Columns of scaling.dat: N, wall ms of mmap report-elf proc-maps floor
-# module module-pristine x:module x:module-pristine, then the same in
-# millions of instructions.
+# module module-pristine x:module x:module-pristine mixed, then the same
+# in millions of instructions.
 # (A smoke run has one callgrind size: gnuplot warns of an empty range.)
 gnuplot 2> >(grep -v 'empty x range' >&2) <<EOF
 set terminal pngcairo size 1500,480 noenhanced
@@ -441,17 +629,19 @@ set ylabel "total wall time, ms"
 plot "$out/scaling.dat" using 1:(\$2>0?\$2:1/0) with linespoints title "(a) dwfl_report_elf_mmap", \
      "" using 1:(\$3>0?\$3:1/0) with linespoints title "(b) dwfl_report_elf workaround", \
      "" using 1:(\$4>0?\$4:1/0) with linespoints title "(c) dwfl_linux_proc_maps_report", \
-     "" using 1:(\$5>0?\$5:1/0) with linespoints title "(d) floor"
+     "" using 1:(\$5>0?\$5:1/0) with linespoints title "(d) floor", \
+     "" using 1:(\$10>0?\$10:1/0) with linespoints title "(m) every kind in one Dwfl"
 set ylabel "instructions (callgrind), millions"
-plot "$out/scaling.dat" using 1:(\$10>0?\$10:1/0) with linespoints title "(a) dwfl_report_elf_mmap", \
-     "" using 1:(\$11>0?\$11:1/0) with linespoints title "(b) dwfl_report_elf workaround", \
-     "" using 1:(\$13>0?\$13:1/0) with linespoints lc 4 title "(d) floor"
+plot "$out/scaling.dat" using 1:(\$11>0?\$11:1/0) with linespoints title "(a) dwfl_report_elf_mmap", \
+     "" using 1:(\$12>0?\$12:1/0) with linespoints title "(b) dwfl_report_elf workaround", \
+     "" using 1:(\$14>0?\$14:1/0) with linespoints lc 4 title "(d) floor", \
+     "" using 1:(\$19>0?\$19:1/0) with linespoints lc 5 title "(m) every kind in one Dwfl"
 set ylabel "instructions (callgrind), millions"
 set title "(e) dwfl_report_module per piece"
-plot "$out/scaling.dat" using 1:(\$14>0?\$14:1/0) with linespoints title "(e) all pieces, series", \
-     "" using 1:(\$15>0?\$15:1/0) with linespoints title "(e) all pieces, 0.192", \
-     "" using 1:(\$16>0?\$16:1/0) with linespoints title "(e) exec pieces, series", \
-     "" using 1:(\$17>0?\$17:1/0) with linespoints title "(e) exec pieces, 0.192"
+plot "$out/scaling.dat" using 1:(\$15>0?\$15:1/0) with linespoints title "(e) all pieces, series", \
+     "" using 1:(\$16>0?\$16:1/0) with linespoints title "(e) all pieces, 0.192", \
+     "" using 1:(\$17>0?\$17:1/0) with linespoints title "(e) exec pieces, series", \
+     "" using 1:(\$18>0?\$18:1/0) with linespoints title "(e) exec pieces, 0.192"
 unset multiplot
 EOF
 
@@ -462,24 +652,35 @@ if [ "$mode" = full ]; then
   exit 0
 fi
 
-# Smoke: every contender ran on every input, (a) got every bias right
-# and its modules held no descriptor, (e) found what today's libdwfl
-# finds, perfsym and perf ran on both recordings.
+# Smoke: every contender ran on every input, (a) in each of its ways and
+# (m) got every bias right, modules of (a) held no descriptor (by FD, one
+# per file and process at most), (e) found what today's libdwfl finds,
+# perfsym and perf ran on both recordings.
 fail=0
 pristine=$(awk '$1 == "pristine" { print $2 }' "$results")
-for input in perf perf-exec maps synth-100 scale-100 xscale-100; do
+for input in perf perf-exec maps synth-100 scale-100 xscale-100 newfiles; do
   case $input in
-    synth-*) cs="mmap report-elf proc-maps floor" ;;
-    *scale-*) cs="module" ;;
-    *) cs="mmap report-elf proc-maps floor floor-open module" ;;
+    synth-*) cs="mmap mmap-fd mmap-elf report-elf proc-maps floor mixed" ;;
+    scale-*) cs="mmap mixed module" ;;
+    xscale-*) cs="module" ;;
+    newfiles) cs="mmap mmap-fd mmap-elf floor-open floor-libelf floor report-elf" ;;
+    *) cs="mmap mmap-fd mmap-elf report-elf proc-maps floor floor-open module" ;;
   esac
   for c in $cs; do
     grep -q "^$input $c phase " "$results" ||
       { echo "summarize: FAIL: $c did not run on $input" >&2; fail=1; }
   done
-  awk -v input="$input" '$1 == input && $2 == "mmap" && $3 == "check" && $5 != 0 { bad = 1 }
-			 END { exit bad }' "$results" ||
-    { echo "summarize: FAIL: (a) got wrong biases on $input" >&2; fail=1; }
+  for c in mmap mmap-fd mmap-elf mixed; do
+    awk -v input="$input" -v c=$c '$1 == input && $2 == c && $3 == "check" && $5 != 0 { bad = 1 }
+				   END { exit bad }' "$results" ||
+      { echo "summarize: FAIL: $c got wrong biases on $input" >&2; fail=1; }
+  done
+done
+grep -q '^grind-100 mixed ir ' "$results" ||
+  { echo "summarize: FAIL: (m) did not run under callgrind" >&2; fail=1; }
+for s in sys-newfiles sys-known sys-perf; do
+  grep -q "^$s mmap-elf [^ ]* sys total [1-9]" "$results" ||
+    { echo "summarize: FAIL: no system calls counted for $s" >&2; fail=1; }
 done
 for input in perf perf-exec maps scale-100 xscale-100; do
   [ "$pristine" = none ] || grep -q "^$input module-pristine phase " "$results" ||
@@ -488,9 +689,14 @@ done
 grep -q '^newfiles mmap phase first ' "$results" &&
   grep -q '^newfiles floor-open phase first ' "$results" ||
   { echo "summarize: FAIL: the new-file stream did not run" >&2; fail=1; }
-awk '$2 == "mmap" && $3 == "mem" && $7 != 0 { print; bad = 1 } END { exit bad }' \
-  "$results" >&2 ||
+awk '($2 == "mmap" || $2 == "mmap-elf") && $3 == "mem" && $7 != 0 { print; bad = 1 }
+     END { exit bad }' "$results" >&2 ||
   { echo "summarize: FAIL: modules of (a) held descriptors before their first use" >&2; fail=1; }
+# By FD: no more than the (process, file) pairs of the input.
+awk '$3 == "pairs" { p[$1] = $4 }
+     $2 == "mmap-fd" && $3 == "mem" && ($1 in p) && $7 > p[$1] { print; bad = 1 }
+     END { exit bad }' "$results" >&2 ||
+  { echo "summarize: FAIL: modules of (a-fd) held more than a descriptor per file" >&2; fail=1; }
 awk '$3 == "hits" { h[$1 " " $2] = $4 }
      END { for (k in h) { split (k, p, " ")
 	     kp = p[1] " module-pristine"
