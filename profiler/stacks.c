@@ -260,6 +260,10 @@ compare_stacks (const void *a, const void *b)
     c = strcmp (x->frames[i]->label, y->frames[i]->label);
   if (c == 0 && x->n_frames != y->n_frames)
     c = x->n_frames < y->n_frames ? -1 : 1;
+  /* Stacks that print alike (a name in two modules) in the order of
+     their modules: the same in every run.  */
+  for (size_t i = 0; c == 0 && i < x->n_frames; ++i)
+    c = strcmp (x->frames[i]->dso, y->frames[i]->dso);
   return c;
 }
 
