@@ -74,6 +74,29 @@ wanted (char type, const char *name)
   return (t == 'T' || t == 'W' || t == 'D' || t == 'B') && name[0] != '$';
 }
 
+/* The address in hexadecimal at P, up to 16 digits, in *ADDR, and where
+   it ends in *END; false if there is none.  strtoull takes several times
+   as long, for signs, prefixes and locales kallsyms does not have.  */
+static bool
+parse_address (char *p, char **end, uint64_t *addr)
+{
+  static const signed char digit[256] =
+    {
+      ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+      ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+      ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11,
+      ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    };
+  uint64_t value = 0;
+  char *q = p;
+  int d;
+  for (; (d = digit[(unsigned char) *q]) != 0 && q - p < 16; ++q)
+    value = value << 4 | (d - 1);
+  *end = q;
+  *addr = value;
+  return q > p && d == 0;
+}
+
 /* Split TEXT, LEN bytes of kallsyms lines "ADDR TYPE NAME[\t[MODULE]]",
    into entries, in place.  Returns their number, or -1 if out of
    memory.  Lines that do not parse are skipped.  */
@@ -95,9 +118,8 @@ parse (char *text, size_t len, struct entry **entries)
       ++line;
 
       char *end;
-      errno = 0;
-      unsigned long long addr = strtoull (p, &end, 16);
-      if (end == p || errno != 0 || end[0] != ' ' || end[1] == '\0'
+      uint64_t addr;
+      if (!parse_address (p, &end, &addr) || end[0] != ' ' || end[1] == '\0'
 	  || end[2] != ' ')
 	continue;
       char type = end[1];
@@ -167,6 +189,39 @@ compare_ksym (const void *a, const void *b)
   const struct ksym *x = a;
   const struct ksym *y = b;
   return compare_module (x, y->module, y->start);
+}
+
+/* Sort the N elements of SIZE bytes at BASE with COMPARE, as qsort
+   would.  kallsyms lists the kernel's symbols in order, then each
+   module's in its own: only what follows the part in order is sorted,
+   then merged into it.  Returns 0, -1 if out of memory.  */
+static int
+sort_rest (void *base, size_t n, size_t size,
+	   int (*compare) (const void *, const void *))
+{
+  char *e = base;
+  size_t in_order = 1;
+  while (in_order < n
+	 && compare (e + (in_order - 1) * size, e + in_order * size) <= 0)
+    ++in_order;
+  if (in_order >= n)
+    return 0;
+  size_t m = n - in_order;
+  char *rest = malloc (m * size);
+  if (rest == NULL)
+    return -1;
+  memcpy (rest, e + in_order * size, m * size);
+  qsort (rest, m, size, compare);
+  /* From the end, into the room the rest left.  */
+  size_t i = in_order;
+  size_t k = n;
+  while (m > 0)
+    if (i > 0 && compare (e + (i - 1) * size, rest + (m - 1) * size) > 0)
+      memcpy (e + --k * size, e + --i * size, size);
+    else
+      memcpy (e + --k * size, rest + --m * size, size);
+  free (rest);
+  return 0;
 }
 
 static uint64_t
@@ -336,7 +391,13 @@ kallsyms_read (struct kallsyms *ks, const char *path, const char *ref_name,
       delta = addr - ref_addr;
     }
 
-  qsort (e, n, sizeof *e, compare_address);
+  if (sort_rest (e, n, sizeof *e, compare_address) != 0)
+    {
+      free (e);
+      free (text);
+      snprintf (error, error_size, "out of memory");
+      return -1;
+    }
   set_ends (e, n);
   n = drop_aliases (e, n);
 
@@ -360,7 +421,12 @@ kallsyms_read (struct kallsyms *ks, const char *path, const char *ref_name,
   free (e);
   ks->n = n;
   ks->text = text;
-  qsort (ks->syms, ks->n, sizeof *ks->syms, compare_ksym);
+  if (sort_rest (ks->syms, ks->n, sizeof *ks->syms, compare_ksym) != 0)
+    {
+      kallsyms_free (ks);
+      snprintf (error, error_size, "out of memory");
+      return -1;
+    }
   return 0;
 }
 
