@@ -5,12 +5,28 @@
 
 #include "order.h"
 
+/* The copies of the records are kept in blocks of BLOCK_SIZE bytes (or
+   of one larger record), in the order they were queued: one malloc for
+   some hundreds of records, not one each.  A block goes with the last
+   of its records delivered, or with the queue.  */
+#define BLOCK_SIZE (64 * 1024)
+
+struct order_block
+{
+  size_t size;
+  /* The bytes given out, and the records in them not delivered.  */
+  size_t used;
+  size_t live;
+  unsigned char data[];
+};
+
 struct order_entry
 {
   uint64_t time;
   uint64_t seq;
-  /* REC.data points to a copy the entry owns.  */
+  /* REC.data points to a copy in BLOCK.  */
   struct perf_record rec;
+  struct order_block *block;
 };
 
 void
@@ -21,14 +37,50 @@ order_init (struct order *o, order_deliver_fn *deliver, void *arg)
   o->deliver_arg = arg;
 }
 
+/* A record of BLOCK was delivered, or dropped.  */
+static void
+release (struct order *o, struct order_block *block)
+{
+  if (--block->live == 0 && block != o->block)
+    free (block);
+}
+
 void
 order_free (struct order *o)
 {
   for (size_t i = 0; i < o->n; ++i)
-    free ((void *) o->entries[i].rec.data);
+    release (o, o->entries[i].block);
+  free (o->block);
+  o->block = NULL;
   free (o->entries);
   o->entries = NULL;
   o->n = o->n_sorted = o->cap = 0;
+}
+
+/* Room for SIZE bytes in O's current block, a new one if it has too
+   little; NULL if out of memory.  */
+static void *
+copy_room (struct order *o, size_t size)
+{
+  /* Records are read with memcpy, but keep their words aligned.  */
+  size = (size + 7) & ~(size_t) 7;
+  struct order_block *b = o->block;
+  if (b == NULL || b->size - b->used < size)
+    {
+      size_t block_size = size > BLOCK_SIZE ? size : BLOCK_SIZE;
+      b = malloc (sizeof *b + block_size);
+      if (b == NULL)
+	return NULL;
+      b->size = block_size;
+      b->used = b->live = 0;
+      if (o->block != NULL && o->block->live == 0)
+	free (o->block);
+      o->block = b;
+    }
+  void *room = b->data + b->used;
+  b->used += size;
+  ++b->live;
+  return room;
 }
 
 int
@@ -44,7 +96,7 @@ order_queue (struct order *o, const struct perf_record *rec, uint64_t time)
       o->entries = entries;
       o->cap = cap;
     }
-  void *data = malloc (rec->size);
+  void *data = copy_room (o, rec->size);
   if (data == NULL)
     return -1;
   memcpy (data, rec->data, rec->size);
@@ -58,6 +110,7 @@ order_queue (struct order *o, const struct perf_record *rec, uint64_t time)
   e->seq = o->seq++;
   e->rec = *rec;
   e->rec.data = data;
+  e->block = o->block;
   return 0;
 }
 
@@ -115,7 +168,7 @@ flush_until (struct order *o, uint64_t limit)
       struct order_entry *e = &o->entries[done++];
       result = o->deliver (&e->rec, o->deliver_arg);
       o->last_flush = e->time;
-      free ((void *) e->rec.data);
+      release (o, e->block);
       if (result != 0)
 	break;
     }

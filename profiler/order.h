@@ -21,6 +21,7 @@
 typedef int order_deliver_fn (const struct perf_record *rec, void *arg);
 
 struct order_entry;
+struct order_block;
 
 struct order
 {
@@ -30,6 +31,8 @@ struct order
   size_t n;
   size_t n_sorted;
   size_t cap;
+  /* Where copies of the records are made now.  */
+  struct order_block *block;
   /* The time up to which the next round's end delivers; 0 before the
      first round ended.  */
   uint64_t next_flush;
