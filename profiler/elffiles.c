@@ -121,6 +121,8 @@ read_file (struct elf_files *files, struct elf_file *file, int fd,
       file->elf = NULL;
       fail (files, file, elf_errmsg (-1));
     }
+  else
+    file->bytes = elf_rawfile (file->elf, &file->size);
   return keep;
 }
 
@@ -150,6 +152,8 @@ elf_files_add_image (struct elf_files *files, const char *name, void *image,
       return file;
     }
   file->image = image;
+  file->bytes = image;
+  file->size = size;
   file->elf = elf_memory (image, size);
   if (file->elf == NULL || elf_kind (file->elf) != ELF_K_ELF)
     {

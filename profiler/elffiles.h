@@ -33,9 +33,11 @@ struct elf_file
   bool build_id_read;
   size_t build_id_size;
   const unsigned char *build_id;
-  /* The descriptor ELF reads, or -1 (a file mapped whole); or the image
-     (owned).  */
+  /* The descriptor ELF reads, or -1: then ELF reads BYTES, SIZE bytes
+     in memory, the file mapped whole or IMAGE (owned).  */
   int fd;
+  const char *bytes;
+  size_t size;
   void *image;
   struct elf_file *next;
 };

@@ -52,7 +52,8 @@ struct file_section;
 struct file_symbols
 {
   /* The symbols dwfl_module_addrinfo can answer with, sorted by value
-     then index.  Owned, with their names.  */
+     then index.  Owned, with copies of their names (NAMES) but those
+     init was told to keep.  */
   struct file_symbol *syms;
   size_t n_syms;
   char *names;
@@ -71,9 +72,12 @@ struct file_symbols
 /* Read the symbol table of MOD, whose load bias is BIAS, into FS: the
    table dwfl_module_addrinfo reads (from the main file, its separate
    debug file, its .gnu_debugdata).  A module without symbols gives an
-   empty table.  Returns 0, -1 if out of memory.  */
+   empty table.  The names are copied, as MOD can end before FS, but
+   those in the KEEP_SIZE bytes at KEEP, which must outlive FS (KEEP may
+   be NULL).  Returns 0, -1 if out of memory.  */
 extern int file_symbols_init (struct file_symbols *fs, Dwfl_Module *mod,
-			      Dwarf_Addr bias);
+			      Dwarf_Addr bias, const char *keep,
+			      size_t keep_size);
 
 extern void file_symbols_free (struct file_symbols *fs);
 

@@ -246,7 +246,6 @@ report_to_dwfl (struct process_table *table, struct process *proc,
 					       piece->pgoff, piece->prot);
   if (mod == NULL)
     return NULL;
-  proc->generation = ++table->last_generation;
   void **userdata;
   dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
   *userdata = file;
@@ -304,6 +303,9 @@ report_piece (struct process_table *table, struct process *proc,
       return NULL;
     }
   proc->n_reported = proc->n_pieces;
+  /* Only a piece of its own changes what the addresses of PROC resolve
+     to: those it inherited were its own already.  */
+  proc->generation = ++table->last_generation;
   ++table->stats.reported;
   return mod;
 }
@@ -491,6 +493,12 @@ process_table_fork (struct process_table *table, const struct perf_task *t)
 				&child->cap_others, parent->others,
 				parent->n_others) != 0))
 	return -1;
+      if (parent != NULL)
+	{
+	  child->parent_pid = parent->pid;
+	  child->parent_generation = parent->generation;
+	  child->fork_generation = child->generation;
+	}
     }
 
   /* The new thread, named after its parent.  */
@@ -537,13 +545,28 @@ process_dwfl (struct process *proc)
   return proc->dwfl;
 }
 
-const char *
+Dwfl *
+process_lookup_dwfl (struct process *proc)
+{
+  while (proc->fork_generation != 0
+	 && proc->generation == proc->fork_generation)
+    {
+      struct process *parent = pidmap_get (&proc->table->processes,
+					   proc->parent_pid);
+      /* Generations are unique: one process with it is that one.  */
+      if (parent == NULL || parent->generation != proc->parent_generation)
+	break;
+      proc = parent;
+    }
+  return process_dwfl (proc);
+}
+
+const struct elf_file *
 process_module_file (Dwfl_Module *mod)
 {
   void **userdata;
   dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-  const struct elf_file *file = *userdata;
-  return file != NULL ? file->path : NULL;
+  return *userdata;
 }
 
 const char *

@@ -71,6 +71,13 @@ struct process
   size_t n_pieces;
   size_t cap_pieces;
   size_t n_reported;
+  /* The process this one was forked from, and the generations of both
+     just after the fork; FORK_GENERATION 0 if there is none.  While
+     neither changed, their addresses resolve alike: this one is looked
+     up in the parent's Dwfl (process_lookup_dwfl).  */
+  int32_t parent_pid;
+  uint64_t parent_generation;
+  uint64_t fork_generation;
   /* The mappings that are not ELF files ([vdso], anonymous memory, JIT
      code...), newest last, to name addresses no module covers.  */
   struct piece *others;
@@ -171,10 +178,17 @@ extern struct thread *process_table_thread (struct process_table *table,
    if it has no modules.  */
 extern Dwfl *process_dwfl (struct process *proc);
 
+/* A Dwfl to look the addresses of PROC up in: process_dwfl of PROC, or
+   while neither PROC nor the process it was forked from changed its
+   mappings since the fork, of that process.  Most children exec soon
+   after the fork; reporting all the mappings of their parent again for
+   the few samples they have before costs more than the samples.  */
+extern Dwfl *process_lookup_dwfl (struct process *proc);
+
 /* The file read for MOD, a module of a process's Dwfl: the file its
    mmap records name, or a copy of it (in perf's build-id cache, this
-   machine's vdso).  */
-extern const char *process_module_file (Dwfl_Module *mod);
+   machine's vdso).  It lives as long as the process table.  */
+extern const struct elf_file *process_module_file (Dwfl_Module *mod);
 
 /* The name of the newest non-ELF mapping of PROC that holds ADDR, or
    NULL.  */

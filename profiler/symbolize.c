@@ -30,10 +30,16 @@ struct symbol_cache_entry
 };
 
 /* The symbol table of a file, for every module of it in every
-   process.  */
+   process, and the sections that name its PLT entries (found by
+   find_plt once, NULL where it has none).  */
 struct known_file
 {
   struct file_symbols syms;
+  bool plt_found;
+  Elf_Scn *plt_sec;
+  Elf_Scn *plt;
+  Elf_Scn *rela_plt;
+  Elf_Scn *rel_plt;
   struct known_file *next;
 };
 
@@ -71,20 +77,30 @@ shown_name (const struct symbolizer *sz, const char *name, char **to_free)
   return *to_free ?: name;
 }
 
-/* The section of ELF named NAME, its header in *SHDR; NULL if none.  */
-static Elf_Scn *
-find_section (Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *shdr)
+/* Find the sections plt_name reads in ELF, KF's file: the first of each
+   name.  */
+static void
+find_plt (Elf *elf, struct known_file *kf)
 {
+  kf->plt_found = true;
+  size_t shstrndx;
+  if (elf_getshdrstrndx (elf, &shstrndx) != 0)
+    return;
   for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn != NULL;
        scn = elf_nextscn (elf, scn))
     {
-      if (gelf_getshdr (scn, shdr) == NULL)
-	continue;
-      const char *s = elf_strptr (elf, shstrndx, shdr->sh_name);
-      if (s != NULL && strcmp (s, name) == 0)
-	return scn;
+      GElf_Shdr shdr;
+      const char *name = (gelf_getshdr (scn, &shdr) == NULL ? NULL
+			  : elf_strptr (elf, shstrndx, shdr.sh_name));
+      Elf_Scn **found = (name == NULL ? NULL
+			 : strcmp (name, ".plt.sec") == 0 ? &kf->plt_sec
+			 : strcmp (name, ".plt") == 0 ? &kf->plt
+			 : strcmp (name, ".rela.plt") == 0 ? &kf->rela_plt
+			 : strcmp (name, ".rel.plt") == 0 ? &kf->rel_plt
+			 : NULL);
+      if (found != NULL && *found == NULL)
+	*found = scn;
     }
-  return NULL;
 }
 
 /* Name ADDR of MOD as perf names an address in the PLT, which has no
@@ -94,25 +110,25 @@ find_section (Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *shdr)
    demangles.  Returns a new string with the offset in *OFFSET, or
    NULL.  */
 static char *
-plt_name (const struct symbolizer *sz, Dwfl_Module *mod, Dwarf_Addr addr,
-	  uint64_t *offset)
+plt_name (const struct symbolizer *sz, struct known_file *kf,
+	  Dwfl_Module *mod, Dwarf_Addr addr, uint64_t *offset)
 {
   Dwarf_Addr bias;
   Elf *elf = dwfl_module_getelf (mod, &bias);
   GElf_Ehdr ehdr;
-  size_t shstrndx;
   if (elf == NULL || gelf_getehdr (elf, &ehdr) == NULL
-      || (ehdr.e_machine != EM_X86_64 && ehdr.e_machine != EM_386)
-      || elf_getshdrstrndx (elf, &shstrndx) != 0)
+      || (ehdr.e_machine != EM_X86_64 && ehdr.e_machine != EM_386))
     return NULL;
+  if (!kf->plt_found)
+    find_plt (elf, kf);
   Dwarf_Addr vaddr = addr - bias;
 
   GElf_Shdr plt;
   uint64_t first;
-  if (find_section (elf, shstrndx, ".plt.sec", &plt) != NULL
+  if (kf->plt_sec != NULL && gelf_getshdr (kf->plt_sec, &plt) != NULL
       && vaddr - plt.sh_addr < plt.sh_size)
     first = plt.sh_addr;
-  else if (find_section (elf, shstrndx, ".plt", &plt) != NULL
+  else if (kf->plt != NULL && gelf_getshdr (kf->plt, &plt) != NULL
 	   && vaddr - plt.sh_addr < plt.sh_size
 	   && vaddr - plt.sh_addr >= PLT_HEADER_SIZE)
     first = plt.sh_addr + PLT_HEADER_SIZE;
@@ -123,10 +139,9 @@ plt_name (const struct symbolizer *sz, Dwfl_Module *mod, Dwarf_Addr addr,
   uint64_t index = (vaddr - first) / PLT_ENTRY_SIZE;
 
   GElf_Shdr rel_shdr;
-  Elf_Scn *rel = find_section (elf, shstrndx, ".rela.plt", &rel_shdr);
-  if (rel == NULL)
-    rel = find_section (elf, shstrndx, ".rel.plt", &rel_shdr);
-  if (rel == NULL || rel_shdr.sh_entsize == 0
+  Elf_Scn *rel = kf->rela_plt ?: kf->rel_plt;
+  if (rel == NULL || gelf_getshdr (rel, &rel_shdr) == NULL
+      || rel_shdr.sh_entsize == 0
       || index >= rel_shdr.sh_size / rel_shdr.sh_entsize)
     return NULL;
   Elf_Data *rel_data = elf_getdata (rel, NULL);
@@ -260,20 +275,24 @@ symbol_label (struct symbolizer *sz, const struct file_symbols *fs,
   return sym->label;
 }
 
-/* The symbol table of FILE (in SZ's names), the main file of MOD, whose
-   load bias is BIAS: read from MOD the first time; NULL if out of
-   memory.  */
-static struct file_symbols *
+/* FILE (in SZ's names), the main file of MOD, whose load bias is BIAS,
+   its symbol table read from MOD the first time; NULL if out of
+   memory.  The names in the bytes of MOD's file in memory are not
+   copied: the process table keeps them longer than SZ.  */
+static struct known_file *
 known_file (struct symbolizer *sz, const char *file, Dwfl_Module *mod,
 	    Dwarf_Addr bias)
 {
   struct known_file **kfp = (struct known_file **) strtab_value (file);
   if (*kfp != NULL)
-    return &(*kfp)->syms;
-  struct known_file *kf = malloc (sizeof *kf);
+    return *kfp;
+  struct known_file *kf = calloc (1, sizeof *kf);
   if (kf == NULL)
     return NULL;
-  if (file_symbols_init (&kf->syms, mod, bias) != 0)
+  const struct elf_file *read = process_module_file (mod);
+  if (file_symbols_init (&kf->syms, mod, bias,
+			 read != NULL ? read->bytes : NULL,
+			 read != NULL ? read->size : 0) != 0)
     {
       free (kf);
       return NULL;
@@ -283,20 +302,20 @@ known_file (struct symbolizer *sz, const char *file, Dwfl_Module *mod,
   kf->next = sz->files;
   sz->files = kf;
   *kfp = kf;
-  return &kf->syms;
+  return kf;
 }
 
-/* Name IP in MOD, whose load bias is BIAS and main file FILE (in SZ's
-   names), as dwfl_module_addrinfo would, from the file's table: INFO's
-   name and offset.  Returns false if out of memory.  */
+/* Name IP in MOD, whose load bias is BIAS, as dwfl_module_addrinfo
+   would, from the table of KF, its file: INFO's name and offset.
+   Returns false if out of memory.  */
 static bool
-file_lookup (struct symbolizer *sz, Dwfl_Module *mod, const char *file,
-	     Dwarf_Addr bias, uint64_t ip, struct symbol_info *info)
+file_lookup (struct symbolizer *sz, struct known_file *kf, Dwarf_Addr bias,
+	     uint64_t ip, struct symbol_info *info)
 {
-  struct file_symbols *fs = known_file (sz, file, mod, bias);
+  struct file_symbols *fs = &kf->syms;
   struct file_symbol *sym;
   uint64_t rel = ip - bias;
-  if (fs == NULL || file_symbols_lookup (fs, rel, &sym) != 0)
+  if (file_symbols_lookup (fs, rel, &sym) != 0)
     return false;
   info->name = NULL;
   if (sym == NULL)
@@ -341,7 +360,7 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
     return;
 
   ++sz->lookups;
-  Dwfl *dwfl = process_dwfl (proc);
+  Dwfl *dwfl = process_lookup_dwfl (proc);
   uint64_t h = (ip ^ (proc->generation * 0x9e3779b97f4a7c15ULL)) >> 2;
   h ^= h >> CACHE_BITS;
   struct symbol_cache_entry *e = &sz->cache[h & (CACHE_SIZE - 1)];
@@ -357,21 +376,23 @@ symbolize (struct symbolizer *sz, struct process *proc, uint64_t ip,
     {
       /* The module is named after the file of the mmap record; the file
 	 read can be a copy of it, in perf's build-id cache.  */
-      const char *mainfile = process_module_file (mod);
+      const struct elf_file *read = process_module_file (mod);
       const char *modname = dwfl_module_info (mod, NULL, NULL, NULL, NULL,
 					      NULL, NULL, NULL);
       Dwarf_Addr bias;
-      const char *file = strtab_add (&sz->names, mainfile ?: modname);
-      const char *name = strtab_add (&sz->names, modname ?: mainfile);
+      const char *file = strtab_add (&sz->names,
+				     read != NULL ? read->path : modname);
+      const char *name = strtab_add (&sz->names, modname);
       if (file == NULL || name == NULL
 	  || dwfl_module_getelf (mod, &bias) == NULL)
 	return;
       info->dso = name;
-      if (!file_lookup (sz, mod, file, bias, ip, info))
+      struct known_file *kf = known_file (sz, file, mod, bias);
+      if (kf == NULL || !file_lookup (sz, kf, bias, ip, info))
 	return;
       if (info->name == NULL)
 	{
-	  char *plt = plt_name (sz, mod, ip, &info->offset);
+	  char *plt = plt_name (sz, kf, mod, ip, &info->offset);
 	  if (plt != NULL)
 	    {
 	      info->name = strtab_add (&sz->names, plt);

@@ -84,7 +84,7 @@ check_file (const char *file)
       return false;
     }
   struct file_symbols fs;
-  if (file_symbols_init (&fs, mod, bias) != 0)
+  if (file_symbols_init (&fs, mod, bias, NULL, 0) != 0)
     {
       fprintf (stderr, "check-filesyms: out of memory\n");
       exit (2);
