@@ -5,7 +5,8 @@
 # sanitizers and coverage of build-sanitized.sh and linked with the
 # sanitized libdw and libelf of OBJDIR.  The profiler includes the public
 # headers as installed (<elfutils/libdwfl.h>): OUTDIR/include has them
-# as symlinks into TREE and OBJDIR.  libFuzzer is linked by hand, as in
+# as symlinks into TREE and OBJDIR.  It is linked as profiler/Makefile
+# links perfsym (libiberty for C++ names), and libFuzzer by hand, as in
 # build-fuzzer.sh.
 # Usage: fuzz/build-perf-data-fuzzer.sh TREE OBJDIR OUTDIR
 set -eu
@@ -37,6 +38,7 @@ done
 # shellcheck disable=SC2086
 clang $cflags -o "$out/fuzz-perf-data" $objects \
   "$rtdir/libclang_rt.fuzzer-x86_64.a" \
-  -L"$objdir/libdw" -L"$objdir/libelf" -ldw -lelf -lbz2 -lstdc++ -lm \
+  -L"$objdir/libdw" -L"$objdir/libelf" -ldw -lelf -liberty -lbz2 \
+  -lstdc++ -lm \
   -Wl,-rpath,"$objdir/libdw:$objdir/libelf:$rtdir"
 echo "build-perf-data-fuzzer: $out/fuzz-perf-data"
