@@ -14,15 +14,6 @@
 
 #define PAGE_SIZE 4096
 
-/* A symbol as read, with its line number to keep the file's order
-   between symbols of one address: perf's choice among them depends on
-   it.  */
-struct entry
-{
-  struct ksym sym;
-  size_t line;
-};
-
 /* The whole of the file at FD, NUL-terminated, in *TEXT; its length.
    kallsyms has no size to stat.  Returns -1 with errno set on error.  */
 static ssize_t
@@ -98,14 +89,17 @@ parse_address (char *p, char **end, uint64_t *addr)
 }
 
 /* Split TEXT, LEN bytes of kallsyms lines "ADDR TYPE NAME[\t[MODULE]]",
-   into entries, in place.  Returns their number, or -1 if out of
-   memory.  Lines that do not parse are skipped.  */
+   into symbols, in place.  Until set_ends gives them their extent, the
+   END of each is its line number, to keep the file's order between
+   symbols of one address: perf's choice among them depends on it.
+   Returns their number, or -1 if out of memory.  Lines that do not
+   parse are skipped.  */
 static ssize_t
-parse (char *text, size_t len, struct entry **entries)
+parse (char *text, size_t len, struct ksym **syms)
 {
   size_t n = 0;
   size_t cap = 1024;
-  struct entry *e = malloc (cap * sizeof *e);
+  struct ksym *e = malloc (cap * sizeof *e);
   if (e == NULL)
     return -1;
   size_t line = 0;
@@ -141,7 +135,7 @@ parse (char *text, size_t len, struct entry **entries)
 
       if (n == cap)
 	{
-	  struct entry *bigger = realloc (e, 2 * cap * sizeof *e);
+	  struct ksym *bigger = realloc (e, 2 * cap * sizeof *e);
 	  if (bigger == NULL)
 	    {
 	      free (e);
@@ -150,25 +144,25 @@ parse (char *text, size_t len, struct entry **entries)
 	  e = bigger;
 	  cap *= 2;
 	}
-      e[n++] = (struct entry)
+      e[n++] = (struct ksym)
 	{
-	  .sym = { .start = addr, .end = addr, .name = name,
-		   .module = module, .type = type },
-	  .line = line,
+	  .start = addr, .end = line, .name = name, .module = module,
+	  .type = type
 	};
     }
-  *entries = e;
+  *syms = e;
   return n;
 }
 
+/* By address, then line (END, before set_ends).  */
 static int
 compare_address (const void *a, const void *b)
 {
-  const struct entry *x = a;
-  const struct entry *y = b;
-  if (x->sym.start != y->sym.start)
-    return x->sym.start < y->sym.start ? -1 : 1;
-  return x->line < y->line ? -1 : x->line > y->line;
+  const struct ksym *x = a;
+  const struct ksym *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
 }
 
 /* The kernel's symbols first, then each module's, each by address.  */
@@ -235,19 +229,19 @@ round_up_page (uint64_t x)
    last, which reach one page on, not across the gap between the
    kernel's text and the modules'.  */
 static void
-set_ends (struct entry *e, size_t n)
+set_ends (struct ksym *e, size_t n)
 {
   for (size_t i = 0; i + 1 < n; ++i)
     {
-      struct ksym *prev = &e[i].sym;
-      const struct ksym *curr = &e[i + 1].sym;
+      struct ksym *prev = &e[i];
+      const struct ksym *curr = &e[i + 1];
       if ((prev->module == NULL) != (curr->module == NULL))
 	prev->end = round_up_page (prev->start + PAGE_SIZE);
       else
 	prev->end = curr->start;
     }
   if (n > 0)
-    e[n - 1].sym.end = round_up_page (e[n - 1].sym.start) + PAGE_SIZE;
+    e[n - 1].end = round_up_page (e[n - 1].start) + PAGE_SIZE;
 }
 
 static size_t
@@ -294,14 +288,14 @@ prefer (const struct ksym *a, const struct ksym *b)
 /* Keep one symbol of each address, in place; returns how many are
    left.  */
 static size_t
-drop_aliases (struct entry *e, size_t n)
+drop_aliases (struct ksym *e, size_t n)
 {
   size_t kept = 0;
   for (size_t i = 0; i < n; ++i)
     {
-      if (kept > 0 && e[kept - 1].sym.start == e[i].sym.start)
+      if (kept > 0 && e[kept - 1].start == e[i].start)
 	{
-	  if (!prefer (&e[kept - 1].sym, &e[i].sym))
+	  if (!prefer (&e[kept - 1], &e[i]))
 	    e[kept - 1] = e[i];
 	}
       else
@@ -313,17 +307,17 @@ drop_aliases (struct entry *e, size_t n)
 /* The address of the kernel function NAME among the N entries of E;
    *FOUND says whether there is one.  */
 static uint64_t
-function_address (const struct entry *e, size_t n, const char *name,
+function_address (const struct ksym *e, size_t n, const char *name,
 		  bool *found)
 {
   for (size_t i = 0; i < n; ++i)
     {
-      char t = toupper ((unsigned char) e[i].sym.type);
-      if (e[i].sym.module == NULL && (t == 'T' || t == 'W')
-	  && strcmp (e[i].sym.name, name) == 0)
+      char t = toupper ((unsigned char) e[i].type);
+      if (e[i].module == NULL && (t == 'T' || t == 'W')
+	  && strcmp (e[i].name, name) == 0)
 	{
 	  *found = true;
-	  return e[i].sym.start;
+	  return e[i].start;
 	}
     }
   *found = false;
@@ -351,7 +345,7 @@ kallsyms_read (struct kallsyms *ks, const char *path, const char *ref_name,
       return -1;
     }
 
-  struct entry *e;
+  struct ksym *e;
   ssize_t n = parse (text, len, &e);
   if (n < 0)
     {
@@ -359,17 +353,19 @@ kallsyms_read (struct kallsyms *ks, const char *path, const char *ref_name,
       snprintf (error, error_size, "out of memory");
       return -1;
     }
+  ks->syms = e;
+  ks->n = n;
+  ks->text = text;
   bool nonzero = false;
   for (ssize_t i = 0; i < n && !nonzero; ++i)
-    nonzero = e[i].sym.start != 0;
+    nonzero = e[i].start != 0;
   if (n == 0 || !nonzero)
     {
       snprintf (error, error_size,
 		n == 0 ? "%s: no symbols in it"
 		: "%s: every address is 0, hidden by kernel.kptr_restrict",
 		path);
-      free (e);
-      free (text);
+      kallsyms_free (ks);
       return -1;
     }
 
@@ -384,50 +380,30 @@ kallsyms_read (struct kallsyms *ks, const char *path, const char *ref_name,
 	{
 	  snprintf (error, error_size, "%s: no function %s in it", path,
 		    ref_name);
-	  free (e);
-	  free (text);
+	  kallsyms_free (ks);
 	  return -1;
 	}
       delta = addr - ref_addr;
     }
 
   if (sort_rest (e, n, sizeof *e, compare_address) != 0)
-    {
-      free (e);
-      free (text);
-      snprintf (error, error_size, "out of memory");
-      return -1;
-    }
+    goto nomem;
   set_ends (e, n);
-  n = drop_aliases (e, n);
-
-  ks->syms = malloc ((n + 1) * sizeof *ks->syms);
-  if (ks->syms == NULL)
-    {
-      free (e);
-      free (text);
-      snprintf (error, error_size, "out of memory");
-      return -1;
-    }
+  ks->n = n = drop_aliases (e, n);
   for (ssize_t i = 0; i < n; ++i)
-    {
-      ks->syms[i] = e[i].sym;
-      if (ks->syms[i].module == NULL)
-	{
-	  ks->syms[i].start -= delta;
-	  ks->syms[i].end -= delta;
-	}
-    }
-  free (e);
-  ks->n = n;
-  ks->text = text;
-  if (sort_rest (ks->syms, ks->n, sizeof *ks->syms, compare_ksym) != 0)
-    {
-      kallsyms_free (ks);
-      snprintf (error, error_size, "out of memory");
-      return -1;
-    }
+    if (e[i].module == NULL)
+      {
+	e[i].start -= delta;
+	e[i].end -= delta;
+      }
+  if (sort_rest (e, n, sizeof *e, compare_ksym) != 0)
+    goto nomem;
   return 0;
+
+ nomem:
+  kallsyms_free (ks);
+  snprintf (error, error_size, "out of memory");
+  return -1;
 }
 
 void
