@@ -23,12 +23,22 @@ extern void report_frame (FILE *out, uint64_t ip,
 
 struct profile_entry;
 
+/* How many names the profile remembers by their address.  */
+#define PROFILE_SEEN_NAMES 4096
+
 /* The samples of each event, counted by command, module and symbol
    (symbols of one name apart, as perf report has them).  */
 struct profile
 {
-  /* Commands, module paths and symbol names, kept once.  */
+  /* Commands, module paths and symbol names, kept once, and those of
+     the names last passed, by their address (a recording passes the
+     same few thousand names again and again).  */
   struct strtab names;
+  struct
+  {
+    const char *name;
+    const char *copy;
+  } seen[PROFILE_SEEN_NAMES];
   struct profile_entry **buckets;
   size_t n_buckets;
   size_t n;
@@ -42,8 +52,10 @@ extern void profile_init (struct profile *profile);
 extern void profile_free (struct profile *profile);
 
 /* Count a sample of event EVENT (an index) of COMM at the address INFO
-   names, of PERIOD (its weight in the overhead).  Returns 0, -1 if out
-   of memory.  */
+   names, of PERIOD (its weight in the overhead).  The strings of COMM
+   and INFO must not change, nor be freed, while PROFILE lives: a name
+   seen before is known by its address.  Returns 0, -1 if out of
+   memory.  */
 extern int profile_add (struct profile *profile, size_t event,
 			const char *comm, const struct symbol_info *info,
 			uint64_t period);

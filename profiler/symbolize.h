@@ -67,7 +67,8 @@ extern void symbolizer_free (struct symbolizer *sz);
 
 /* Name IP, an address of PROC (which may be NULL) met in CPUMODE (a
    PERF_RECORD_MISC_CPUMODE value), in *INFO.  Its strings live as long
-   as SZ, or as PROC's mappings for names of non-ELF mappings.  */
+   as SZ and its kernel, or for names of non-ELF mappings as the process
+   table of PROC.  */
 extern void symbolize (struct symbolizer *sz, struct process *proc,
 		       uint64_t ip, unsigned int cpumode,
 		       struct symbol_info *info);
