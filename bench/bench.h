@@ -128,6 +128,9 @@ struct contender
   /* The descriptors the contender holds itself, not libdwfl; NULL if
      it holds none.  */
   long (*own_fds) (void *state);
+  /* The pieces libdwfl refused, and of those the ones refused for want
+     of a descriptor (EMFILE); NULL if not counted.  */
+  void (*failures) (void *state, size_t *failed, size_t *emfile);
 };
 
 extern const struct contender contender_mmap;
@@ -155,6 +158,9 @@ struct bench_proc
 /* The state of PID in PROCS, made with SIZE bytes of zeros and a new Dwfl
    if it is not there.  */
 extern void *bench_proc (struct table *procs, long pid, size_t size);
+/* Count a failed libdwfl call in *FAILED, and in *EMFILE if it failed
+   for want of a descriptor.  Consumes libdwfl's error.  */
+extern void bench_failed (size_t *failed, size_t *emfile);
 /* Judge the bias of every module of every process in PROCS.  */
 extern void bench_procs_check (struct table *procs, const struct truth *truth,
 			       struct check_counts *counts);

@@ -45,6 +45,7 @@ struct mixed_state
 				   if it is no use.  */
   size_t modules;
   size_t failures;
+  size_t emfile;		/* Failures for want of a descriptor.  */
 };
 
 static void *
@@ -135,15 +136,15 @@ mixed_piece (void *state, const struct piece *piece)
 	      return;
 	    }
 	  begin (p);
-	  s->failures += dwfl_report_elf (p->proc.dwfl, piece->path,
-					  piece->path, -1, bias,
-					  true) == NULL;
+	  if (dwfl_report_elf (p->proc.dwfl, piece->path, piece->path, -1,
+			       bias, true) == NULL)
+	    bench_failed (&s->failures, &s->emfile);
 	  return;
 	case KIND_MODULE:
 	  begin (p);
-	  s->failures += dwfl_report_module (p->proc.dwfl, piece->path,
-					     piece->start,
-					     piece->start + piece->len) == NULL;
+	  if (dwfl_report_module (p->proc.dwfl, piece->path, piece->start,
+				  piece->start + piece->len) == NULL)
+	    bench_failed (&s->failures, &s->emfile);
 	  return;
 	case KIND_MMAP:
 	  break;
@@ -152,9 +153,10 @@ mixed_piece (void *state, const struct piece *piece)
   if (kind != KIND_MMAP)
     return;
   begin (p);
-  s->failures += dwfl_report_elf_mmap (p->proc.dwfl, NULL, piece->path, -1,
-				       piece->start, piece->len,
-				       piece->pgoff, piece->prot) == NULL;
+  if (dwfl_report_elf_mmap (p->proc.dwfl, NULL, piece->path, -1,
+			    piece->start, piece->len, piece->pgoff,
+			    piece->prot) == NULL)
+    bench_failed (&s->failures, &s->emfile);
 }
 
 static void
@@ -193,6 +195,14 @@ free_extra (void *proc)
 }
 
 static void
+mixed_failures (void *state, size_t *failed, size_t *emfile)
+{
+  struct mixed_state *s = state;
+  *failed = s->failures;
+  *emfile = s->emfile;
+}
+
+static void
 mixed_finish (void *state)
 {
   struct mixed_state *s = state;
@@ -210,4 +220,5 @@ const struct contender contender_mixed =
   .lookup = mixed_lookup,
   .check = mixed_check,
   .finish = mixed_finish,
+  .failures = mixed_failures,
 };

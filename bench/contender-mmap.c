@@ -8,6 +8,7 @@
    descriptor), shared by all processes' Dwfls.  The caller's open and
    elf_begin are timed with the piece that needs them.  */
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,11 +23,12 @@ enum how
   BY_ELF,
 };
 
-/* A file as the caller has it: FD -1 and ELF NULL if it could not be
-   opened, or is no ELF file.  */
+/* A file as the caller has it: FD -1 (and ERROR the errno of open) and
+   ELF NULL if it could not be opened, or is no ELF file.  */
 struct caller_file
 {
   int fd;
+  int error;
   Elf *elf;
 };
 
@@ -44,6 +46,7 @@ struct mmap_state
 				   NULL for BY_NAME.  */
   long own_fds;
   size_t failures;		/* Pieces libdwfl refused, gaps included.  */
+  size_t emfile;		/* Of those, for want of a descriptor.  */
 };
 
 static void *
@@ -96,6 +99,7 @@ caller_file (struct mmap_state *s, const char *path)
   if (f == NULL)
     bench_fail ("out of memory");
   f->fd = open (path, O_RDONLY | O_CLOEXEC);
+  f->error = errno;
   f->elf = NULL;
   if (f->fd >= 0)
     s->own_fds++;
@@ -123,7 +127,7 @@ mmap_piece (void *state, const struct piece *piece)
       p->reporting = true;
     }
   Dwfl_Module *mod = NULL;
-  struct caller_file *f;
+  struct caller_file *f = NULL;
   switch (s->how)
     {
     case BY_NAME:
@@ -146,7 +150,14 @@ mmap_piece (void *state, const struct piece *piece)
 					piece->pgoff, piece->prot);
       break;
     }
-  s->failures += mod == NULL;
+  if (f != NULL && f->fd < 0)
+    {
+      /* The caller could not open it.  */
+      s->failures++;
+      s->emfile += f->error == EMFILE;
+    }
+  else if (mod == NULL)
+    bench_failed (&s->failures, &s->emfile);
 }
 
 static void
@@ -195,6 +206,14 @@ mmap_finish (void *state)
   free (s);
 }
 
+static void
+mmap_failures (void *state, size_t *failed, size_t *emfile)
+{
+  struct mmap_state *s = state;
+  *failed = s->failures;
+  *emfile = s->emfile;
+}
+
 static long
 mmap_own_fds (void *state)
 {
@@ -211,6 +230,7 @@ const struct contender contender_mmap =
   .lookup = mmap_lookup,
   .check = mmap_check,
   .finish = mmap_finish,
+  .failures = mmap_failures,
 };
 
 const struct contender contender_mmap_fd =
@@ -222,6 +242,7 @@ const struct contender contender_mmap_fd =
   .lookup = mmap_lookup,
   .check = mmap_check,
   .finish = mmap_finish,
+  .failures = mmap_failures,
   .own_fds = mmap_own_fds,
 };
 
@@ -234,5 +255,6 @@ const struct contender contender_mmap_elf =
   .lookup = mmap_lookup,
   .check = mmap_check,
   .finish = mmap_finish,
+  .failures = mmap_failures,
   .own_fds = mmap_own_fds,
 };

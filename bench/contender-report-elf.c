@@ -47,6 +47,7 @@ struct elf_state
 				   the file is no use.  */
   struct table *procs;
   size_t failures;
+  size_t emfile;		/* Failures for want of a descriptor.  */
 };
 
 static void *
@@ -160,7 +161,7 @@ new_module (struct elf_state *s, struct elf_proc *p,
 				      true);
   if (mod == NULL)
     {
-      s->failures++;
+      bench_failed (&s->failures, &s->emfile);
       return;
     }
   struct elf_module *m = malloc (sizeof *m);
@@ -247,6 +248,14 @@ free_extra (void *proc)
 }
 
 static void
+elf_failures (void *state, size_t *failed, size_t *emfile)
+{
+  struct elf_state *s = state;
+  *failed = s->failures;
+  *emfile = s->emfile;
+}
+
+static void
 elf_finish (void *state)
 {
   struct elf_state *s = state;
@@ -264,4 +273,5 @@ const struct contender contender_report_elf =
   .lookup = elf_lookup,
   .check = elf_check,
   .finish = elf_finish,
+  .failures = elf_failures,
 };

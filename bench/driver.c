@@ -198,19 +198,24 @@ compare_u64 (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* /proc/self/status and /proc/self/fd, open from the start: when a
+   contender has used up the descriptors, opening them would fail.  */
+static FILE *status_file;
+static DIR *fd_dir;
+
 /* A field of /proc/self/status, in kB.  */
 static long
 status_kb (const char *field)
 {
-  FILE *f = fopen ("/proc/self/status", "r");
   char line[256];
   long kb = -1;
   size_t len = strlen (field);
-  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+  if (status_file != NULL)
+    rewind (status_file);
+  while (status_file != NULL
+	 && fgets (line, sizeof line, status_file) != NULL)
     if (strncmp (line, field, len) == 0 && line[len] == ':')
       kb = atol (line + len + 1);
-  if (f != NULL)
-    fclose (f);
   return kb;
 }
 
@@ -226,15 +231,14 @@ heap_bytes (void)
 static long
 open_fds (void)
 {
-  DIR *dir = opendir ("/proc/self/fd");
-  if (dir == NULL)
+  if (fd_dir == NULL)
     return -1;
+  rewinddir (fd_dir);
   long n = 0;
   struct dirent *d;
-  while ((d = readdir (dir)) != NULL)
+  while ((d = readdir (fd_dir)) != NULL)
     n += d->d_name[0] != '.';
-  closedir (dir);
-  return n - 1;			/* Not DIR's own.  */
+  return n - 1;			/* Not FD_DIR's own.  */
 }
 
 /* A module of dwfl_report_elf holds an open file: allow as many as the
@@ -300,6 +304,12 @@ run_once (const struct contender *c, const struct input *input,
     }
   if (opt->lookup)
     printf ("run=%d lookup_hits=%zu\n", run, hits);
+  if (c->failures != NULL)
+    {
+      size_t failed, emfile;
+      c->failures (state, &failed, &emfile);
+      printf ("run=%d failures=%zu emfile=%zu\n", run, failed, emfile);
+    }
   if (run == 1 && truth != NULL && c->check != NULL)
     {
       struct check_counts counts = { 0, 0, 0 };
@@ -354,6 +364,8 @@ main (int argc, char **argv)
     bench_fail ("no contender %s", argv[optind]);
 
   raise_file_limit ();
+  status_file = fopen ("/proc/self/status", "r");
+  fd_dir = opendir ("/proc/self/fd");
   struct input input;
   split_input (read_file (argv[optind + 1]), &input);
   struct truth *truth = opt.truth ? truth_read (opt.truth) : NULL;

@@ -1,7 +1,9 @@
 /* What the contenders that keep one Dwfl per process share.  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <libdwfl.h>
 
 #include "bench.h"
@@ -30,6 +32,14 @@ bench_proc (struct table *procs, long pid, size_t size)
       *slot = p;
     }
   return *slot;
+}
+
+void
+bench_failed (size_t *failed, size_t *emfile)
+{
+  ++*failed;
+  if (strcmp (dwfl_errmsg (-1), strerror (EMFILE)) == 0)
+    ++*emfile;
 }
 
 struct check_arg

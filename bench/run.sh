@@ -124,6 +124,7 @@ run_driver() {
 #   TAG mem NAME KB-ABOVE-START HEAP-BYTES FDS OWN-FDS
 #   TAG check MODULES WRONG UNKNOWN
 #   TAG hits LOOKUPS-THAT-FOUND-A-MODULE
+#   TAG fail PIECES-REFUSED OF-THOSE-FOR-WANT-OF-A-DESCRIPTOR (first run)
 #   TAG pmed NAME MEDIAN-OF-RUNS-OF-THE-MEDIAN-PIECE-NS (driver's -m)
 # where TAG is "INPUT CONTENDER".
 # With a third argument, the first run of each driver is a warm-up.
@@ -145,6 +146,8 @@ digest() {
       if ($5 ~ /^median_piece_ns=/) { split ($5, m, "="); pm[p[2]] = pm[p[2]] " " m[2] }
     }
     /^run=[0-9]* lookup_hits=/ { split ($2, h, "="); hits = h[2] }
+    /^run=[0-9]* failures=/ && fail == "" { split ($2, f, "="); split ($3, e, "=")
+					      fail = f[2] " " e[2] }
     /^mem / { split ($2, p, "="); split ($3, r, "="); split ($4, h, "=")
 	      split ($5, hb, "="); split ($6, fd, "="); split ($7, own, "=")
 	      mem[p[2]] = (h[2] - r[2]) " " hb[2] " " fd[2] " " own[2] }
@@ -158,6 +161,7 @@ digest() {
 	if (name in pm) print tag, "pmed", name, median(pm[name])
       }
       if (hits != "") print tag, "hits", hits
+      if (fail != "") print tag, "fail", fail
     }' "$raw" >> "$results"
 }
 

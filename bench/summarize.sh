@@ -132,6 +132,7 @@ $3 == "mem" { mem[$1 SUBSEP $2 SUBSEP $4] = $5; heap[$1 SUBSEP $2 SUBSEP $4] = $
 $3 == "check" { mods[$1 SUBSEP $2] = $4; wrong[$1 SUBSEP $2] = $5
 		unknown[$1 SUBSEP $2] = $6; next }
 $3 == "hits" { hits[$1 SUBSEP $2] = $4; next }
+$3 == "fail" { failed[$1 SUBSEP $2] = $4; emfile[$1 SUBSEP $2] = $5; next }
 $3 == "pmed" { pmed[$1 SUBSEP $2 SUBSEP $4] = $5; next }
 $1 == "grind-known" && $3 == "ir" { kir[$2 SUBSEP $4] = $5; known_n = $6; next }
 $1 == "grind-known" && $3 == "pieces" { kpieces[$2] = $4; next }
@@ -142,6 +143,7 @@ END {
   cname["mmap"] = "(a)"; cname["mmap-fd"] = "(a-fd)"; cname["mmap-elf"] = "(a-elf)"
   cname["mixed"] = "(m)"; cname["report-elf"] = "(b)"; cname["proc-maps"] = "(c)"
   cname["floor"] = "(d)"
+  split ("mmap mmap-fd mmap-elf", A3, " ")
   # The sizes in order.
   for (i = 1; i <= nscale; i++)
     for (j = i; j > 1 && scale[j] + 0 < scale[j - 1] + 0; j--)
@@ -264,37 +266,53 @@ END {
     sdesc["perf"] = "the -a -d recording'\''s pieces"
     sdesc["perf-exec"] = "their executable pieces"
     sdesc["maps"] = "the /proc maps"
-    if (mods[in_ SUBSEP "report-elf"] >= nofile - 50)
-      b_short = b_short (b_short == "" ? " " : " and ") sdesc[in_]
+    if (emfile[in_ SUBSEP "report-elf"] > 0)
+      b_short = b_short (b_short == "" ? " " : " and ") sdesc[in_] " (" emfile[in_ SUBSEP "report-elf"] " pieces refused)"
   }
   print ""
   if (b_short != "")
-    printf "(b) keeps a descriptor open for each module of every process: on%s it stopped at %d modules, at the hard limit on open files (%s); every later piece of a new module failed at once, so its time per piece there is too low.\n\n",
-      b_short, mods["perf" SUBSEP "report-elf"], nofile
+    printf "(b) keeps a descriptor open for each module of every process: on%s it ran out at the hard limit on open files (%s); every later piece of a new module failed at once, so its time per piece there is too low.\n\n",
+      b_short, nofile
 
-  print "The three ways of naming the file to (a) on the same inputs; the descriptors that libdwfl held after the last piece (its duplicates of the caller'\''s: at most one per file and process), beside the (process, file) pairs and the files of the input, and the caller'\''s own (one per file):"
+  print "The three ways of naming the file to (a) on the same inputs.  After the last piece: the bytes malloc handed out per module, and the descriptors libdwfl held (of (a-fd): its duplicates of the caller'\''s, at most one per file and process), beside the (process, file) pairs and the files of the input (the caller of (a-fd) and (a-elf) holds one descriptor per file besides).  Refused: the pieces libdwfl refused (gaps without a module among them), and of those, the ones refused for want of a descriptor (EMFILE, at the hard limit of " nofile "):"
   print ""
-  print "| input | (a) ns | (a-fd) ns | (a-elf) ns | (d) ns | a-elf/d | modules a/a-fd/a-elf | no truth a/a-fd/a-elf | wrong a/a-fd/a-elf | (a) fds | (a-fd) fds | (a-elf) fds | process–file pairs | files | caller fds (a-fd) |"
+  print "| input | (a) ns | (a-fd) ns | (a-elf) ns | (d) ns | a-elf/d | modules a/a-fd/a-elf | no truth a/a-fd/a-elf | wrong a/a-fd/a-elf | heap bytes / module a/a-fd/a-elf | libdwfl fds a/a-fd/a-elf | process–file pairs | files | refused a/a-fd/a-elf | of those EMFILE |"
   print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for (i = 1; i <= 3; i++) {
     in_ = I[i]
     a = ns_per(in_, "mmap", "all"); af = ns_per(in_, "mmap-fd", "all")
     ae = ns_per(in_, "mmap-elf", "all"); d = ns_per(in_, "floor", "all")
     kf = in_ SUBSEP "mmap-fd" SUBSEP "all"
-    printf "| %s | %s | %s | %s | %s | %s | %d/%d/%d | %d/%d/%d | %d/%d/%d | %s | %s | %s | %s | %s | %s |\n",
+    hb = ""
+    for (j = 1; j <= 3; j++) {
+      c = A3[j]; k = in_ SUBSEP c SUBSEP "all"
+      hb = hb (j > 1 ? "/" : "") (mods[in_ SUBSEP c] > 0 && (k in heap) ? sprintf ("%.0f", heap[k] / mods[in_ SUBSEP c]) : "–")
+    }
+    printf "| %s | %s | %s | %s | %s | %s | %d/%d/%d | %d/%d/%d | %d/%d/%d | %s | %s/%s/%s | %s | %s | %s/%s/%s | %s/%s/%s |\n",
       desc[in_], fmt(a), fmt(af), fmt(ae), fmt(d), ratio(ae, d),
       mods[in_ SUBSEP "mmap"], mods[in_ SUBSEP "mmap-fd"], mods[in_ SUBSEP "mmap-elf"],
       unknown[in_ SUBSEP "mmap"], unknown[in_ SUBSEP "mmap-fd"], unknown[in_ SUBSEP "mmap-elf"],
       wrong[in_ SUBSEP "mmap"], wrong[in_ SUBSEP "mmap-fd"], wrong[in_ SUBSEP "mmap-elf"],
-      fds[in_ SUBSEP "mmap" SUBSEP "all"], fds[kf],
+      hb, fds[in_ SUBSEP "mmap" SUBSEP "all"], fds[kf],
       fds[in_ SUBSEP "mmap-elf" SUBSEP "all"],
-      npairs[in_ SUBSEP "mmap-fd"], nfiles[in_ SUBSEP "mmap-fd"], ownfds[kf]
+      npairs[in_ SUBSEP "mmap-fd"], nfiles[in_ SUBSEP "mmap-fd"],
+      failed[in_ SUBSEP "mmap"], failed[in_ SUBSEP "mmap-fd"], failed[in_ SUBSEP "mmap-elf"],
+      emfile[in_ SUBSEP "mmap"], emfile[in_ SUBSEP "mmap-fd"], emfile[in_ SUBSEP "mmap-elf"]
     if (wrong[in_ SUBSEP "mmap-fd"] > 0 || wrong[in_ SUBSEP "mmap-elf"] > 0) wrong_a = 1
     if (fds[in_ SUBSEP "mmap" SUBSEP "all"] != 0 || fds[in_ SUBSEP "mmap-elf" SUBSEP "all"] != 0)
       real_fds_bad = real_fds_bad " " in_
     if (!(kf in fds) || fds[kf] > npairs[in_ SUBSEP "mmap-fd"])
       real_fd_bad = real_fd_bad " " in_
     real_fd_text = real_fd_text sprintf ("%s%s: %d for %d pairs", real_fd_text == "" ? "" : "; ", sdesc[in_], fds[kf], npairs[in_ SUBSEP "mmap-fd"])
+    if (emfile[in_ SUBSEP "mmap-fd"] > 0)
+      fd_emfile = fd_emfile sprintf ("%s%s: %d pieces refused with EMFILE, %d pairs against a limit of %s", fd_emfile == "" ? "" : "; ", sdesc[in_], emfile[in_ SUBSEP "mmap-fd"], npairs[in_ SUBSEP "mmap-fd"], nofile)
+    for (j = 1; j <= 3; j++) {
+      k = in_ SUBSEP A3[j] SUBSEP "all"
+      if (mods[in_ SUBSEP A3[j]] > 0 && (k in heap))
+        real_heap[A3[j]] = real_heap[A3[j]] sprintf ("%s%s %.0f", real_heap[A3[j]] == "" ? "" : ", ", sdesc[in_], heap[k] / mods[in_ SUBSEP A3[j]])
+      if (mods[in_ SUBSEP A3[j]] > 0 && (k in heap) && heap[k] / mods[in_ SUBSEP A3[j]] > 4096)
+        real_heap_over = real_heap_over (real_heap_over == "" ? " " : ", ") cname[A3[j]] " on " sdesc[in_]
+    }
   }
   print ""
 
@@ -539,6 +557,9 @@ END {
     sep = "; "
   }
   print sep == "; " ? ")." : "."
+  printf "  On the real inputs (many processes, a Dwfl each), heap bytes per module after the last piece: (a) %s; (a-fd) %s; (a-elf) %s%s.\n",
+    real_heap["mmap"], real_heap["mmap-fd"], real_heap["mmap-elf"],
+    real_heap_over == "" ? "" : ": **over 4 KB** for" real_heap_over
   printf "- No descriptor held by a module never used, (a) and (a-elf): **%s** (synthetic streams%s).\n",
     fds_ok && real_fds_bad == "" ? "met" : "not met",
     real_fds_bad == "" ? " and real inputs: none" : "; held on" real_fds_bad
@@ -550,7 +571,10 @@ END {
     printf "%sN = %d: %d for %d files", sep, n, mem_fds["mmap-fd" SUBSEP n], nfiles["synth-" n SUBSEP "mmap-fd"]
     sep = ", "
   }
-  printf "; real inputs, descriptors for (process, file) pairs: %s).\n", real_fd_text
+  printf "; real inputs, descriptors for (process, file) pairs: %s)", real_fd_text
+  if (fd_emfile != "")
+    printf ".  But one per file and process is one per file in each process'\''s Dwfl: %s", fd_emfile
+  print "."
   printf "- The synthetic stream reaches N = 100,000 modules: **%s** (%s; (b) capped at %d by its open files).\n",
     reached != "" ? "met" : "not met", reached == "" ? "none" : "by " reached, cap
   printf "- Scaling of (a) ≈ N log N in callgrind instructions: %s.\n", nlogn_goal("ir", "mmap")
