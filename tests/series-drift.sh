@@ -22,6 +22,14 @@ trap 'rm -rf "$tmp"' EXIT
 # What patch $1 says and changes, without the base's context and the
 # differences allowed.
 changes() {
+  # A header folded onto the next line is unfolded first: format-patch
+  # folds the subject where "[PATCH i/N]" leaves room, which depends on
+  # N.
+  awk 'body { print; next }
+       /^$/ { if (held != "") print held; held = ""; body = 1; print; next }
+       /^[ \t]/ { held = held $0; next }
+       { if (held != "") print held; held = $0 }
+       END { if (held != "") print held }' "$1" |
   awk '
     function allowed (f) { return f == "NEWS" || f == "libdw/libdw.map" }
     /^diff --git / { file = $4; sub (/^b\//, "", file); skip = allowed(file)
@@ -39,7 +47,7 @@ changes() {
       next
     }
     skip || /^(index |@@|--- |\+\+\+ | )/ { next }
-    { print }' "$1"
+    { print }'
 }
 
 # The patches only master has: its process tracker and eu-stackprof are
