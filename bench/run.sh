@@ -113,10 +113,18 @@ else
   echo "pristine none" >> "$results"
 fi
 
-# Run a driver, appending its output to RAW.  Usage: run_driver BIN RAW ARGS
+# Run a driver, appending its output to RAW.  A driver that fails (a
+# contender crashed inside libdwfl) is a result, not the end of the run:
+# "crash NAME STATUS" goes to results.txt, and the rest of the run goes
+# on.  Usage: run_driver BIN RAW ARGS
 run_driver() {
   bin=$1; raw=$2; shift 2
-  "$bin" "$@" >> "$raw"
+  st=0
+  "$bin" "$@" >> "$raw" 2>> "$raw.err" || st=$?
+  if [ "$st" -ne 0 ]; then
+    log "FAILED (status $st): $(basename "$bin") $* (see $raw.err)"
+    echo "crash $(basename "$raw" .txt) $st" >> "$results"
+  fi
 }
 
 # Digest a driver's output into results.txt lines
@@ -178,9 +186,15 @@ drive() {
 grind() {
   tag=$1; bin=$2; shift 2
   cg=$out/raw/callgrind-$(echo "$tag" | tr ' ' '-').out
+  st=0
   valgrind -q --tool=callgrind --collect-atstart=no \
 	   --toggle-collect=run_phase --callgrind-out-file="$cg" \
-	   "$bin" "$@" > "$cg.txt"
+	   "$bin" "$@" > "$cg.txt" 2> "$cg.err" || st=$?
+  if [ "$st" -ne 0 ]; then
+    log "FAILED under callgrind (status $st): $tag (see $cg.err)"
+    echo "crash callgrind-$(echo "$tag" | tr ' ' '-') $st" >> "$results"
+    return
+  fi
   echo "$tag ir $(awk '/^(summary|totals):/ { print $2; exit }' "$cg")" \
        >> "$results"
 }
@@ -197,7 +211,9 @@ syscalls:sys_enter_pread64,syscalls:sys_enter_close,syscalls:sys_enter_fcntl
 count_syscalls() {
   tag=$1; shift
   st=$out/raw/sys-$(echo "$tag" | tr ' ' '-').txt
-  perf stat -x, -o "$st" -e "$sys_events" -- "$@" > /dev/null
+  perf stat -x, -o "$st" -e "$sys_events" -- "$@" > /dev/null 2> "$st.err" ||
+    { log "FAILED under perf stat: $tag (see $st.err)"
+      echo "crash sys-$(echo "$tag" | tr ' ' '-') 1" >> "$results"; return; }
   awk -F, -v tag="$tag" '
     /^#/ || NF < 3 { next }
     { n = $1 + 0 }

@@ -100,6 +100,7 @@ $1 == "setup" { setup = $2; next }
 $1 == "pristine" { pristine = $2; next }
 $1 == "freq" { freq = $2; next }
 $1 == "newfile_rounds" { newfile_rounds = $2; next }
+$1 == "crash" { crashes = crashes sprintf ("%s `%s` (status %d%s)", crashes == "" ? "" : ",", $2, $3, $3 == 139 ? ", SIGSEGV" : $3 == 134 ? ", SIGABRT" : ""); next }
 $1 == "orders" { orders = $0; sub (/^orders /, "", orders); next }
 $1 == "workload" { workload = $0; sub (/^workload /, "", workload); next }
 $1 == "recording" { rec_samples[$2] = $4; rec_forks[$2] = $6
@@ -622,6 +623,8 @@ END {
     reopen_ok ? "met" : "not met"
   if (bad_tool != "")
     printf "- A tool failed on a recording:%s (see raw/err-*.txt).\n", bad_tool
+  if (crashes != "")
+    printf "- **A driver failed**, its figures are missing:%s (see `raw/NAME.txt.err`).\n", crashes
   print ""
   printf "Synthetic libraries: %s.  Hard limit on open files: %s.\n", libs,
     nofile
@@ -700,6 +703,8 @@ for input in perf perf-exec maps synth-100 scale-100 xscale-100 newfiles; do
       { echo "summarize: FAIL: $c got wrong biases on $input" >&2; fail=1; }
   done
 done
+awk '$1 == "crash" { print "summarize: FAIL: a driver failed: " $2 " (status " $3 ")"; bad = 1 }
+     END { exit bad }' "$results" >&2 || fail=1
 grep -q '^grind-100 mixed ir ' "$results" ||
   { echo "summarize: FAIL: (m) did not run under callgrind" >&2; fail=1; }
 for s in sys-newfiles sys-known sys-perf; do
