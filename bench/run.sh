@@ -81,6 +81,11 @@ note_load() {
   echo "load $1 $(cut -d' ' -f1-3 /proc/loadavg)" >> "$results"
 }
 note_load start
+# The library measured: the build tree may be rebuilt while this runs.
+note_lib() {
+  echo "libdw $1 $(sha256sum < "$objdir/libdw/libdw.so" | cut -c1-12)" >> "$results"
+}
+note_lib start
 
 # An elfutils without the series for contender (e): given, the project's,
 # or built here from the release tarball as scripts/build-elfutils.sh
@@ -581,6 +586,7 @@ for t in "grind-${grind_sizes##* } mmap" "grind-${grind_sizes##* } mixed" \
 done
 
 note_load end
+note_lib end
 echo "elapsed $(( $(date +%s) - started ))" >> "$results"
 
 # ---- Hook: perf's own libdw unwinder (issue 21, bench/perf-report.sh,
