@@ -17,7 +17,7 @@ clang -O1 -g -fno-omit-frame-pointer -std=gnu11 -Wall -Wextra -Werror \
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
   -shared-libasan \
   -DTESTFILES_DIR="\"$tree/tests\"" \
-  -I"$tree/libdwfl" -I"$tree/libdw" -I"$tree/libelf" \
+  -I"$tree/libdwfl" -I"$tree/libdw" -I"$tree/libdwelf" -I"$tree/libelf" \
   -o "$4" "$3" "$rtdir/libclang_rt.fuzzer-x86_64.a" \
   -L"$objdir/libdw" -L"$objdir/libelf" -ldw -lelf -lbz2 -lstdc++ -lm \
   -Wl,-rpath,"$objdir/libdw:$objdir/libelf:$rtdir"

@@ -6,7 +6,9 @@
 # 4 gold-unlikely, 5 lld, 6 lld-tiny, 8 mold-tiny, 9 nopie-bfd,
 # 10 nopie-lld, 11 pie-bfd, 12 pie-bfd-2m, 14 pie-mold), then 0xc0 N for
 # broken copy N (0xc0 0x42 pie-bfd.debug_only, 0xc0 0x96 directory),
-# 0xc0 0x98 the swap file (FUZZ_TRACE=1 prints the list).
+# 0xc0 0x98 the swap file, then the rebuilt copies: 0xc0 0x9c
+# pie-bfd.rebuilt (another build ID), 0xc0 0x9d pie-bfd.nobid (none),
+# 0xc0 0x9e pie-bfd.nobid_rebuilt (FUZZ_TRACE=1 prints the list).
 # The fixed-* seeds are not written here: they are the inputs of bugs
 # the harness found, kept as they were found (fuzz/README.md).
 # Usage: fuzz/make-corpus.sh DIR
@@ -37,6 +39,17 @@ seed ()
 # 0b dwfl_report_module (WHERE HOW), 0c piece in a hole (FILE WHERE
 # LOAD FLAGS), 0d change the swap file (HOW FILE: 00 replace by a copy,
 # 01 write over, 02 remove, 03 touch), 0e lazy (01 on, 00 off).
+# 0f Dwfl (A: the Dwfl A & 3, made, or made again while it has no
+# module, with the callbacks (A >> 2) & 3: 0 proc, 1 no find_elf,
+# 2 dwfl_build_id_find_elf, 3 a find_elf of FILE.copy),
+# 10 the next report through the caller's Elf (A: Elf A & 3 of the
+# file, 80 a null Elf), 11 copies (HOW FILE [SRC]: 00 FILE.copy a copy
+# of SRC, 01 removed, 02 the .build-id link of FILE's build ID to SRC,
+# 03 removed), 12 RLIMIT_NOFILE (A: A & 31 + 4 above the descriptors
+# open, 80 set back), 13 many pieces (FILE PIECE A FLAGS: A & 127 + 1
+# pieces 16 MiB apart; FLAGS as a report's, 40 a module of
+# dwfl_report_module beside each, 80 one of dwfl_report_elf),
+# 14 elf_end (A: the caller's Elf A, in the order they were made).
 # Report FLAGS: 01 pass an fd, 02 report twice, 04/08/0c name,
 # 10 check every lookup after, 20 with 01: the fd the input passes for
 # every piece of the file.
@@ -160,3 +173,63 @@ seed mixed-kinds \
 seed stale-revived \
   03 0b 01 00 00  03 0b 03 00 00  07 00  05  04 06 01 00 00 10 00 \
   03 0b 03 00 00  07 00  08 01
+
+# Version 3: every callback configuration, rebuilt files, the caller's
+# Elf, descriptors, and the work of each call.
+
+# No find_elf, as perf's unwinder: the modules open their file by name,
+# or read the duplicate of the descriptor the swap file's first piece
+# was passed by, which gives the file mapped after it was rebuilt with
+# another build ID under its name; opened by name, that is refused.
+seed callbacks-none \
+  0f 04  0e 01  00 0b 06 00 00  00 0b 07 00 01  00 c0 98 06 00 01 \
+  00 c0 98 07 00 00  0f 01  00 c0 98 06 00 00  0d 00 c0 9c  0e 00 \
+  09 00 40  0f 00  09 00 40  07 00  08 01
+
+# dwfl_build_id_find_elf: a .build-id link to pie-bfd for the swap
+# file's build ID finds the file mapped after the swap file was rebuilt;
+# a link to another file for lld's is not taken, and lld is opened by
+# name.
+seed callbacks-build-id \
+  0f 08  0e 01  00 c0 98 06 00 00  11 02 c0 98 0b  0d 00 c0 9c \
+  00 05 00 00 00  11 02 05 0b  0e 00  09 00 40  09 01 40  07 00
+
+# A find_elf that opens FILE.copy: a copy without the build ID of pie-bfd
+# is refused; for pie-bfd.nobid, which has none, a rebuilt copy is taken
+# on trust, as found by another name.
+seed callbacks-copy \
+  0f 0c  0e 01  11 00 0b c0 9d  00 0b 06 00 00  11 00 c0 9d c0 9e \
+  03 c0 9d 00 00 00  0e 00  09 00 40  09 01 40  07 00
+
+# Without a build ID, the identity decides: the swap file holding
+# pie-bfd.nobid, then rebuilt (another inode), then touched.
+seed nobid-rebuilt \
+  0e 01  0d 00 c0 9d  00 c0 98 06 00 00  0d 00 c0 9e  09 00 40 \
+  0d 00 c0 9d  00 c0 98 06 00 00  0d 03 00  09 01 40  07 00
+
+# RLIMIT_NOFILE a few descriptors above those open, and 128 pieces of
+# pie-bfd passed by one descriptor: one duplicate for them all.
+seed nofile-one-fd \
+  0e 01  12 02  13 0b 00 7f 21  12 80  07 00
+
+# Each kind of report mixed in one Dwfl, 48 times over, then pieces of
+# lld after dwfl_report_begin: the work of each call must not grow with
+# the modules.  (dwfl_report_module after dwfl_report_begin is
+# known-bugs/report-module-begin.)
+seed mixed-many \
+  0e 01  13 0b 00 2f e1  07 00  05  13 05 01 2f 00  07 00
+
+# The caller's Elf of pie-bfd shared by two Dwfls, ended by the caller
+# while their modules use it; a null Elf.
+seed shared-elf \
+  10 00  00 0b 06 00 00  0f 01  10 00  00 0b 06 00 00  10 00 \
+  00 0b 07 00 00  14 00  09 00 40  10 80  00 0b 08 00 00  0f 00 \
+  09 00 40  07 00
+
+# The swap file in four Dwfls, one of each kind of callbacks, then
+# rebuilt: which module finds what.
+seed dwfls-callbacks \
+  0e 01  00 c0 98 06 00 00  0f 05  00 c0 98 06 00 01  0f 0a \
+  00 c0 98 06 00 00  0f 0f  11 00 c0 98 0b  00 c0 98 06 00 00 \
+  0d 00 c0 9c  0e 00  09 00 40  0f 01  09 00 40  0f 02  09 00 40 \
+  0f 00  09 00 40  07 00
