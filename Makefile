@@ -7,6 +7,9 @@
 #   make main-job    record the workload with perf, show perfsym's profile
 #   make perfparser  fetch hotspot, patch its perfparser (clients/perfparser/)
 #                    and build it, and the unpatched one, against build/obj
+#   make perf        fetch linux-source-6.1, patch perf's libdw unwinder
+#                    (clients/perf/) and build it, and the unpatched one,
+#                    against build/obj
 #   make series      export the build tree's commits to patches/
 #   make reset-tree  drop the build tree's work and apply patches/ again
 #   make fuzz        run both fuzzers (the API, perfsym's reader) for
@@ -29,7 +32,7 @@ ELFUTILS_VERSION := $(shell . ./elfutils.version && echo $$ELFUTILS_VERSION)
 TARBALL = $(DLDIR)/elfutils-$(ELFUTILS_VERSION).tar.bz2
 
 .PHONY: all deps fetch tree build profiler check series reset-tree clean \
-	distclean main-job perfparser
+	distclean main-job perfparser perf
 
 all: build profiler main-job
 
@@ -55,6 +58,12 @@ profiler: build
 # make check's tests/perfparser-*.sh build it themselves when needed.
 perfparser: build
 	scripts/build-perfparser.sh $(BUILDDIR) $(TREE) $(OBJDIR)
+
+# perf 6.1 with libdw's DWARF unwinder on dwfl_report_elf_mmap, and
+# unpatched beside it, with the build's libdw: build/perf/{patched,unpatched}/perf.
+# make check's tests/perf-*.sh build it themselves when needed.
+perf: build
+	scripts/build-perf.sh $(BUILDDIR) $(TREE) $(OBJDIR)
 
 # Build the workload, record it with perf, show perfsym's profile of it.
 main-job: build profiler

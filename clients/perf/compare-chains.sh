@@ -1,0 +1,72 @@
+#!/bin/sh
+# Compare the call chains of two perf script outputs of one recording
+# (perf script -F pid,tid,time,ip,sym,dso, with call chains), REF and
+# OTHER, sample by sample, matched by (pid, tid, time).  Two chains are
+# equal when they have as many frames and each frame has the same
+# function name and DSO (the IPs are not compared; [unknown] equals
+# [unknown] in the same DSO).  A sample of REF that OTHER lacks counts as
+# a chain that differs.  Prints up to MAX (default 10) chains that differ,
+# REF's and OTHER's, then one line
+#   summary: chains=N equal=N missing=N
+# Usage: clients/perf/compare-chains.sh [-n MAX] REF OTHER
+set -eu
+
+usage() {
+  echo "usage: $0 [-n MAX] REF OTHER" >&2
+  exit 2
+}
+max=10
+while getopts n: opt; do
+  case $opt in
+    n) max=$OPTARG ;;
+    *) usage ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || usage
+[ -r "$1" ] && [ -r "$2" ] || { echo "$0: cannot read $1 or $2" >&2; exit 1; }
+
+awk -v max="$max" '
+  # A sample: "PID/TID TIME:" (perf script puts the event fields after),
+  # then "\tIP SYM (DSO)" per frame, then an empty line.
+  function flush() {
+    if (key == "")
+      return
+    if (FILENAME == ARGV[1]) {
+      ref[key] = chain
+      order[++n] = key
+    } else
+      other[key] = chain
+    key = ""
+  }
+  /^[ \t]*$/ { flush(); next }
+  /^\t/ {
+    frame = $0
+    sub(/^[ \t]*[^ \t]+[ \t]+/, "", frame)
+    chain = chain (chain == "" ? "" : " <- ") frame
+    next
+  }
+  {
+    flush()
+    key = $1 " " $2
+    sub(/:$/, "", key)
+    chain = ""
+  }
+  END {
+    flush()
+    for (i = 1; i <= n; i++) {
+      k = order[i]
+      if (!(k in other))
+        missing++
+      else if (other[k] == ref[k]) {
+        equal++
+        continue
+      }
+      if (shown++ < max) {
+        printf "chain %s: ref   %s\n", k, ref[k]
+        printf "chain %s: other %s\n", k, k in other ? other[k] : "(no such sample)"
+      }
+    }
+    printf "summary: chains=%d equal=%d missing=%d\n", n, equal, missing
+  }
+' "$1" "$2"
