@@ -231,6 +231,9 @@ struct file
   /* Whether this is the swap file, whose bytes change: its views are
      those of the file it holds a copy of.  */
   bool swap;
+
+  /* Whether it is a regular file.  */
+  bool regular;
 };
 
 /* The pieces recorded for a real testfile (its .pieces file).  */
@@ -631,11 +634,12 @@ phdr_build_id (Elf *elf, size_t phnum, struct build_id *id)
 }
 
 /* Read what a report reads of the ELF file ELF, of SIZE bytes (-1 for
-   an Elf of the caller, whose size is not known), into V, and decide
-   what the contract says of it: the ELF header, and the program headers
-   that libelf gives, which are those that are in the file.  The checks
-   are made in the order in which a reader meets the fields; libdwfl.h
-   names no order for a file with several faults.  */
+   an Elf of the caller, whose size is not known: as big as can be),
+   into V, and decide what the contract says of it: the ELF header, and
+   the program headers that libelf gives, which are those that are in
+   the file.  The checks are made in the order in which a reader meets
+   the fields; libdwfl.h names no order for a file with several
+   faults.  */
 static void
 read_view (struct view *v, Elf *elf, int64_t size)
 {
@@ -671,8 +675,9 @@ read_view (struct view *v, Elf *elf, int64_t size)
 	}
       if (ph->p_type != PT_LOAD)
 	continue;
-      if (size >= 0 && (ph->p_offset > (uint64_t) size
-			|| ph->p_filesz > (uint64_t) size - ph->p_offset))
+      /* A segment that ends past 2^64 is past the end of any file.  */
+      uint64_t end = size >= 0 ? (uint64_t) size : UINT64_MAX;
+      if (ph->p_offset > end || ph->p_filesz > end - ph->p_offset)
 	{
 	  v->error = E_TRUNCATED;
 	  v->nloads = 0;
@@ -799,6 +804,7 @@ examine_file (struct file *f)
       f->view.error = f->given_view.error = E_BADELF;
       return;
     }
+  f->regular = true;
   read_views (f);
   read_elf_view (&f->elf, f->path);
   /* The swap file gets copies of small regular files, not of a symlink,
@@ -1185,6 +1191,9 @@ struct ident
   int given;			/* The number of the caller's Elf, or -1.  */
   int content;			/* The file whose bytes it holds, or -1.  */
   int inode;			/* Which of the swap file's, or -1.  */
+  /* Which of libdwfl's entries for the name it is (known bug
+     file-slot): one name has one entry, of the identity seen last.  */
+  int serial;
 };
 
 struct mmod
@@ -1243,6 +1252,15 @@ struct model
   struct mmod mods[MAX_MODULES];
   bool in_cycle;
   int removed_calls;
+  /* The entry libdwfl keeps for each name (known bug file-slot): of
+     the identity it saw last, while a module uses it or it cannot be
+     mapped.  */
+  struct
+  {
+    bool valid;
+    struct ident id;
+  } slots[MAX_FILES];
+  int next_serial;
   int removed_fail_at;
 };
 
@@ -1557,7 +1575,7 @@ content_now (int file, int *inodep)
 static struct ident
 identify (int file, bool by_fd, int inode)
 {
-  struct ident id = { file, 0, -1, file, -1 };
+  struct ident id = { file, 0, -1, file, -1, 0 };
   if (! files[file].swap)
     return id;
   if (! by_fd)
@@ -1579,6 +1597,15 @@ same_ident (const struct ident *a, const struct ident *b)
 {
   return (a->file == b->file && a->given == b->given
 	  && (a->given >= 0 || a->gen == b->gen));
+}
+
+/* Whether A and B are the same file to libdwfl's entries: the same
+   identity, and with known bug file-slot the same entry.  */
+static bool
+same_entry (const struct ident *a, const struct ident *b)
+{
+  return (same_ident (a, b)
+	  && (! known_bug ("file-slot") || a->serial == b->serial));
 }
 
 static const struct view missing_view = { .error = E_MISSING };
@@ -1825,7 +1852,7 @@ new_mod (struct model *md, Dwfl_Module *mod, enum kind kind,
   m->kind = kind;
   m->state = LIVE;
   m->file = m->src = m->open_src = m->open_inode = -1;
-  m->id = (struct ident) { -1, 0, -1, -1, -1 };
+  m->id = (struct ident) { -1, 0, -1, -1, -1, 0 };
   void **userdata;
   dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
   *userdata = (void *) m->tag;
@@ -1838,7 +1865,7 @@ static struct mmod *
 entry_of (struct model *md, const struct ident *id)
 {
   for (size_t i = 0; i < md->nmods; ++i)
-    if (md->mods[i].kind == K_MMAP && same_ident (&md->mods[i].id, id))
+    if (md->mods[i].kind == K_MMAP && same_entry (&md->mods[i].id, id))
       return &md->mods[i];
   return NULL;
 }
@@ -2678,7 +2705,7 @@ of_file (const struct mmod *m, const struct expect *e)
   if (m->state == REPLACED || m->file != e->id.file)
     return false;
   if (m->kind == K_MMAP)
-    return same_ident (&m->id, &e->id);
+    return same_entry (&m->id, &e->id);
   return (m->kind == K_ELF && (m->e_type == ET_DYN || m->e_type == ET_EXEC)
 	  && (e->v->build_id.len == 0
 	      || same_build_id (&files[m->src].elf.build_id,
@@ -3000,6 +3027,16 @@ report_size (struct model *md, const struct expect *e, const struct piece *p)
   return size;
 }
 
+/* After a report of FILE's entry ID: libdwfl frees an entry no module
+   uses, unless it says the file cannot be mapped.  */
+static void
+slot_release (struct model *md, int file, const struct ident *id)
+{
+  if (md->slots[file].valid && same_entry (&md->slots[file].id, id)
+      && ident_view (id)->ok && entry_of (md, id) == NULL)
+    md->slots[file].valid = false;
+}
+
 /* Report piece P of FILE, and check the call and its result against the
    model.  FLAGS: 01 pass a descriptor (the caller's own for this piece,
    or with 20 the one the input passes for every piece of the file),
@@ -3056,7 +3093,21 @@ report_piece (struct model *md, int file, const struct piece *p,
 
   struct ident id = identify (file, fd >= 0, fd_inode);
   if (g != NULL)
-    id = (struct ident) { file, 0, (int) (g - W.given), g->content, -1 };
+    id = (struct ident) { file, 0, (int) (g - W.given), g->content, -1, 0 };
+  /* The entry libdwfl reads the file into, by name or descriptor.  */
+  bool reaches = (g == NULL && ! null_elf && ! invalid_args (p)
+		  && id.content >= 0 && files[id.content].regular);
+  __typeof__ (md->slots[0]) old_slot = md->slots[file];
+  if (reaches)
+    {
+      if (! md->slots[file].valid || ! same_ident (&md->slots[file].id, &id))
+	{
+	  md->slots[file].valid = true;
+	  md->slots[file].id = id;
+	  md->slots[file].id.serial = ++md->next_serial;
+	}
+      id.serial = md->slots[file].id.serial;
+    }
   static struct expect e;
   expect_report (md, &id, p, null_elf, &e);
   static struct snapshot before;
@@ -3131,6 +3182,11 @@ report_piece (struct model *md, int file, const struct piece *p,
 	      W.op, fds_after, fds);
       if (own_fd)
 	close (fd);
+      /* Without the descriptor, libdwfl read nothing.  */
+      if (emfile)
+	md->slots[file] = old_slot;
+      else if (reaches)
+	slot_release (md, file, &id);
       check_work (md, what, work, size);
       check_model (md);
       return;
@@ -3151,6 +3207,8 @@ report_piece (struct model *md, int file, const struct piece *p,
 
   check_work (md, what, work, size);
   bool new_dup = model_report (md, p, &e, mod, name ?: f->path, fd >= 0);
+  if (reaches)
+    slot_release (md, file, &id);
   W.last.ok = true;
   W.last.outcome = e.outcome;
   W.last.size = size;
@@ -3280,7 +3338,7 @@ op_end (struct model *md, uint8_t flags)
       bool kept = false;
       for (size_t j = 0; j < md->nmods; ++j)
 	kept |= (md->mods[j].state == LIVE && md->mods[j].kind == K_MMAP
-		 && same_ident (&md->mods[j].id, &m->id));
+		 && same_entry (&md->mods[j].id, &m->id));
       freed += ! kept;
     }
 
@@ -3714,6 +3772,8 @@ use_dwfl (int k, enum callbacks cb)
   md->callbacks = cb;
   md->nmods = 0;
   md->in_cycle = false;
+  memset (md->slots, 0, sizeof md->slots);
+  md->next_serial = 0;
   W.md = md;
   if (trace)
     fprintf (stderr, "op %d: Dwfl %d, with the %s callbacks\n", W.op, k,
