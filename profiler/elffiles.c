@@ -87,7 +87,7 @@ read_file (struct elf_files *files, struct elf_file *file, int fd,
     }
   file->dev = st.st_dev;
   file->ino = st.st_ino;
-  /* Reading a device could hang.  */
+  /* Reading a device could hang too.  */
   if (!S_ISREG (st.st_mode))
     {
       fail (files, file, "not an ELF file");
@@ -133,7 +133,8 @@ elf_files_open (struct elf_files *files, const char *path, bool symbols)
   if (file == NULL || file->elf != NULL || file->failure != NULL)
     return file;
   ++files->opened;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* Not to hang on a path that is now a fifo, nor take a terminal.  */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     fail (files, file, strerror (errno));
   else if (!read_file (files, file, fd, symbols))

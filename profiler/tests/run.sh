@@ -415,7 +415,7 @@ HOME=$home
 # since) is read all the same, as perf reads it, with a warning, unless
 # the recording has the build id of the file, which tells better.  Each
 # file is opened once, for every process (--stats), also one that is not
-# ELF.
+# ELF; a path that is now a fifo is not waited on.
 set -- $(stat -L -c '%d %i' "$elf")
 maj=$(($1 >> 8 & 0xfff))
 min=$((($1 & 0xff) | ($1 >> 12 & 0xfff00)))
@@ -459,6 +459,17 @@ expect identity3 -s <<EOF
 EOF
 [ ! -s "$tmp/err" ] && pass "identity3 (build id, no warning)" ||
   fail "identity3 (build id, no warning)"
+mkfifo "$tmp/fifo"
+make_data fifo <<EOF
+attr sample_type=ip,tid,time id_all
+mmap2 pid=1400 start=0x10000 len=0x1000 pgoff=0 prot=r-- file=$tmp/fifo time=1
+EOF
+if timeout 20 "$perfsym" --stats -i "$tmp/fifo.data" > /dev/null \
+     2> "$tmp/err" && grep -q "not read: 1 (not an ELF file 1)" "$tmp/err"; then
+  pass "fifo (not waited on)"
+else
+  fail "fifo (not waited on)"
+fi
 
 # Kernel addresses are named from a kallsyms file as perf names them:
 # the maps are those of the recording's kernel mmap records (the kernel,
