@@ -67,11 +67,47 @@ fi
 
 log() { echo "bench: $(date -u +%H:%M:%S) $*" >&2; }
 
-make -s -C "$top/bench" TREE="$tree" OBJDIR="$objdir" OUT="$bindir"
+# What is measured is a copy of OBJDIR's libdw and libelf, taken when
+# both are whole and have not changed for a few seconds: the build tree
+# may be rebuilt while this runs.  The drivers are linked against the
+# copy, perfsym is run on it (LD_LIBRARY_PATH: its runpath is OBJDIR's).
+snap=$bindir/lib-$mode
+# The programs too, built for each mode: a smoke run (make check) may
+# run while a full one does.
+progs=$bindir/bin-$mode
+lib_stable() {
+  sums=$(cat "$objdir/libdw/libdw.so" "$objdir/libelf/libelf.so" \
+	   2> /dev/null | sha256sum) || return 1
+  readelf -h "$objdir/libdw/libdw.so" > /dev/null 2>&1 &&
+    readelf -h "$objdir/libelf/libelf.so" > /dev/null 2>&1 || return 1
+  sleep 3
+  [ "$sums" = "$(cat "$objdir/libdw/libdw.so" "$objdir/libelf/libelf.so" \
+		   2> /dev/null | sha256sum)" ]
+}
+tries=0
+until lib_stable; do
+  tries=$((tries + 1))
+  [ "$tries" -lt 100 ] ||
+    { log "$objdir/libdw/libdw.so keeps changing, or is not whole"; exit 1; }
+  [ "$tries" = 1 ] && log "waiting for $objdir's libdw and libelf to stay put"
+done
+rm -rf "$snap"
+mkdir -p "$snap/libdw" "$snap/libelf"
+cp "$objdir/libdw/libdw.so" "$snap/libdw/libdw.so"
+cp "$objdir/libelf/libelf.so" "$snap/libelf/libelf.so"
+ln -s libdw.so "$snap/libdw/libdw.so.1"
+ln -s libelf.so "$snap/libelf/libelf.so.1"
+cp "$objdir/version.h" "$snap/version.h"
+series=$(git -C "$tree" log -1 --format='%h %s' 2> /dev/null || echo unknown)
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no 2> /dev/null)" ] ||
+  series="$series, with changes not committed"
+perfsym_cmd=(env "LD_LIBRARY_PATH=$snap/libdw:$snap/libelf" "$perfsym")
+
+make -s -C "$top/bench" TREE="$tree" OBJDIR="$snap" OUT="$progs"
 rm -rf "$out"
 mkdir -p "$out/raw"
-driver=$bindir/bench-driver
-make_input=$bindir/make-input
+driver=$progs/bench-driver
+make_input=$progs/make-input
 results=$out/results.txt
 : > "$results"
 started=$(date +%s)
@@ -81,11 +117,8 @@ note_load() {
   echo "load $1 $(cut -d' ' -f1-3 /proc/loadavg)" >> "$results"
 }
 note_load start
-# The library measured: the build tree may be rebuilt while this runs.
-note_lib() {
-  echo "libdw $1 $(sha256sum < "$objdir/libdw/libdw.so" | cut -c1-12)" >> "$results"
-}
-note_lib start
+echo "series $series" >> "$results"
+echo "libdw $(sha256sum < "$snap/libdw/libdw.so" | cut -c1-12)" >> "$results"
 
 # An elfutils without the series for contender (e): given, the project's,
 # or built here from the release tarball as scripts/build-elfutils.sh
@@ -107,10 +140,10 @@ fi
 driver_p=
 if [ -n "$pristine_obj" ] && [ -f "$pristine_obj/libdw/libdw.so" ]; then
   pristine_tree=$(sed -n 's/^abs_top_srcdir = //p' "$pristine_obj/Makefile")
-  make -s -C "$top/bench" pristine TREE="$tree" OBJDIR="$objdir" \
-       OUT="$bindir" PRISTINE_TREE="$pristine_tree" \
+  make -s -C "$top/bench" pristine TREE="$tree" OBJDIR="$snap" \
+       OUT="$progs" PRISTINE_TREE="$pristine_tree" \
        PRISTINE_OBJDIR="$pristine_obj"
-  driver_p=$bindir/bench-driver-pristine
+  driver_p=$progs/bench-driver-pristine
   echo "pristine $pristine_obj" >> "$results"
 else
   log "SKIP: contender (e) on elfutils without the series: none built" \
@@ -312,19 +345,20 @@ log "perfsym, perf report and perf script on the recordings"
 note_load perfsym
 for rec in perf perf-g; do
   f=$out/$rec.data
-  time_tool $rec perfsym "$perfsym" -i "$f"
+  time_tool $rec perfsym "${perfsym_cmd[@]}" -i "$f"
   time_tool $rec report perf report --stdio --no-children -n \
     --sort comm,dso,sym -g none -i "$f"
   time_tool $rec script perf script -i "$f"
 done
 # The system calls that learning files takes, perfsym against perf
 # report, on the -a -d recording (issue 19: at most 2x).
-count_syscalls "perfsym perf perfsym" "$perfsym" -i "$out/perf.data"
+count_syscalls "perfsym perf perfsym" "${perfsym_cmd[@]}" -i "$out/perf.data"
 count_syscalls "perfsym perf report" perf report --stdio --no-children -n \
   --sort comm,dso,sym -g none -i "$out/perf.data"
 # Where perfsym's time goes: perf record -g of it on the -a -d recording.
 perf record -q -g -F 499 -o "$out/perfsym-prof.data" -- \
-  "$perfsym" -i "$out/perf.data" > /dev/null 2> "$out/raw/perfsym-prof.err" ||
+  "${perfsym_cmd[@]}" -i "$out/perf.data" > /dev/null \
+  2> "$out/raw/perfsym-prof.err" ||
   log "perf record of perfsym failed"
 perf report -i "$out/perfsym-prof.data" --stdio --no-children \
   --sort dso,sym 2> /dev/null | awk '/^ +[0-9.]+%/ { print; if (++n == 15) exit }' \
@@ -586,7 +620,6 @@ for t in "grind-${grind_sizes##* } mmap" "grind-${grind_sizes##* } mixed" \
 done
 
 note_load end
-note_lib end
 echo "elapsed $(( $(date +%s) - started ))" >> "$results"
 
 # ---- Hook: perf's own libdw unwinder (issue 21, bench/perf-report.sh,
