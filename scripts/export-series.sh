@@ -40,9 +40,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$patchdir" "$tmp/out"
 
-# The subject (unfolded, without "[PATCH 0/N] ") and the blurb (the body up
-# to the shortlog, whose "Name (K):" groups add up to N) of the current
-# cover letter; git's placeholders when there is none.
+# The subject (unfolded, without "[PATCH 0/N] ", 00/N from ten patches
+# on) and the blurb (the body up to the shortlog, whose "Name (K):"
+# groups add up to N) of the current cover letter; git's placeholders
+# when there is none.
 cover=$patchdir/0000-cover-letter.patch
 if [ -f "$cover" ]; then
   LC_ALL=C awk -v subjectfile="$tmp/subject" -v blurbfile="$tmp/blurb" '
@@ -52,7 +53,7 @@ if [ -f "$cover" ]; then
             if (field == "subject") subj = substr ($0, 10); next }
     { line[++n] = $0 }
     END {
-      if (!match (subj, /^\[[^]]* 0\/[0-9]+\] /))
+      if (!match (subj, /^\[[^]]* 0+\/[0-9]+\] /))
         { print "no \"[PATCH 0/N] \" subject" > "/dev/stderr"; exit 1 }
       total = substr (subj, RSTART, RLENGTH); sub (/^.*\//, "", total); total += 0
       for (i = 2; i <= n && !start; i++)
