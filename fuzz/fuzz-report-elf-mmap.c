@@ -1231,6 +1231,11 @@ struct mmod
 
   GElf_Half e_type;		/* For K_ELF, of the file it has.  */
 
+  /* Made by dwfl_report_elf at bias ELF_BIAS, of which libdwfl keeps
+     one entry for a file name (known bug report-elf-again).  */
+  bool elf_key;
+  uint64_t elf_bias;
+
   /* Whether its ELF was wanted, whether it was found, and then the file
      whose bytes it is, and the descriptors that holds.  */
   bool opened;
@@ -3492,6 +3497,14 @@ report_elf (struct model *md, int file, uint64_t base, const char *name)
      ET_REL.  */
   size_t size = c->view.phnum + c->elf.shnum + 1;
   check_work (md, "dwfl_report_elf", work, size);
+  /* Another module of dwfl_report_elf of the file at the bias, stale or
+     grown by pieces, keeps libdwfl's entry for it: no piece finds the
+     new one (known bug report-elf-again).  */
+  bool again = false;
+  for (size_t i = 0; i < md->nmods; ++i)
+    again |= (md->mods[i].elf_key && md->mods[i].state != REPLACED
+	      && md->mods[i].file == file && md->mods[i].elf_bias == bias
+	      && has_bias (&md->mods[i], bias));
   struct mmod *m = new_mod (md, mod, K_ELF, name);
   GElf_Ehdr ehdr_mem, *ehdr = gelf_getehdr (elf, &ehdr_mem);
   m->e_type = ehdr == NULL ? ET_NONE : ehdr->e_type;
@@ -3504,6 +3517,10 @@ report_elf (struct model *md, int file, uint64_t base, const char *name)
   m->bias = bias;
   m->nbiases = m->nposs = 1;
   m->biases[0] = m->poss[0] = bias;
+  m->elf_key = ! again;
+  m->elf_bias = bias;
+  if (again && known_bug ("report-elf-again"))
+    m->nbiases = 0;
   W.last = (__typeof__ (W.last)) { true, O_NEW, size, 0, work };
   check_model (md);
 }
