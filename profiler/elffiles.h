@@ -29,7 +29,7 @@ struct elf_file
   dev_t dev;
   ino_t ino;
   /* Its GNU build id, BUILD_ID_SIZE bytes (0 if it has none), read from
-     ELF when first asked for (elf_file_build_id).  */
+     ELF when first asked for (elf_file_has_build_id).  */
   bool build_id_read;
   size_t build_id_size;
   const unsigned char *build_id;
