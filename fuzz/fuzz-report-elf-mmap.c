@@ -80,12 +80,14 @@
    - relocation, symbols, source lines, CFI and build ID of a module
      are those of the whole file reported by dwfl_report_elf at the
      module's bias;
-   - the work of each report and lookup, counted in the coverage
-     counters of the edges of libdwfl and lib/ that it runs, is within
-     a bound of the form A log2 (modules + 2) + B + C * (what the call
-     is given: the file's program headers, the ranges of the module it
-     grows and of those it replaces); a walk of the module list goes
-     over it (see WORK_* below);
+   - the work of each report, lookup and report cycle, counted in the
+     coverage counters of the edges of libdwfl and lib/ that it takes:
+     outside the search trees' comparison functions at most B + C SIZE
+     edges, SIZE what the call is given (the file's program headers,
+     the ranges of the modules it grows and replaces), whatever the
+     number n of modules; in them at most (D + E SIZE) log2 (n + 2);
+     and the same call again in a Dwfl of more modules a few edges more
+     at most, so that a walk of the module list shows (see WORK_*);
    - no descriptor is left open by dwfl_end (and LeakSanitizer, with
      libFuzzer's -detect_leaks, finds no memory left).
 
@@ -1191,9 +1193,6 @@ struct ident
   int given;			/* The number of the caller's Elf, or -1.  */
   int content;			/* The file whose bytes it holds, or -1.  */
   int inode;			/* Which of the swap file's, or -1.  */
-  /* Which of libdwfl's entries for the name it is (known bug
-     file-slot): one name has one entry, of the identity seen last.  */
-  int serial;
 };
 
 struct mmod
@@ -1231,11 +1230,6 @@ struct mmod
 
   GElf_Half e_type;		/* For K_ELF, of the file it has.  */
 
-  /* Made by dwfl_report_elf at bias ELF_BIAS, of which libdwfl keeps
-     one entry for a file name (known bug report-elf-again).  */
-  bool elf_key;
-  uint64_t elf_bias;
-
   /* Whether its ELF was wanted, whether it was found, and then the file
      whose bytes it is, and the descriptors that holds.  */
   bool opened;
@@ -1256,16 +1250,8 @@ struct model
   size_t nmods;
   struct mmod mods[MAX_MODULES];
   bool in_cycle;
+  bool marked;			/* dwfl_report_begin marked modules.  */
   int removed_calls;
-  /* The entry libdwfl keeps for each name (known bug file-slot): of
-     the identity it saw last, while a module uses it or it cannot be
-     mapped.  */
-  struct
-  {
-    bool valid;
-    struct ident id;
-  } slots[MAX_FILES];
-  int next_serial;
   int removed_fail_at;
 };
 
@@ -1580,7 +1566,7 @@ content_now (int file, int *inodep)
 static struct ident
 identify (int file, bool by_fd, int inode)
 {
-  struct ident id = { file, 0, -1, file, -1, 0 };
+  struct ident id = { file, 0, -1, file, -1 };
   if (! files[file].swap)
     return id;
   if (! by_fd)
@@ -1602,15 +1588,6 @@ same_ident (const struct ident *a, const struct ident *b)
 {
   return (a->file == b->file && a->given == b->given
 	  && (a->given >= 0 || a->gen == b->gen));
-}
-
-/* Whether A and B are the same file to libdwfl's entries: the same
-   identity, and with known bug file-slot the same entry.  */
-static bool
-same_entry (const struct ident *a, const struct ident *b)
-{
-  return (same_ident (a, b)
-	  && (! known_bug ("file-slot") || a->serial == b->serial));
 }
 
 static const struct view missing_view = { .error = E_MISSING };
@@ -1857,7 +1834,7 @@ new_mod (struct model *md, Dwfl_Module *mod, enum kind kind,
   m->kind = kind;
   m->state = LIVE;
   m->file = m->src = m->open_src = m->open_inode = -1;
-  m->id = (struct ident) { -1, 0, -1, -1, -1, 0 };
+  m->id = (struct ident) { -1, 0, -1, -1, -1 };
   void **userdata;
   dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
   *userdata = (void *) m->tag;
@@ -1870,7 +1847,7 @@ static struct mmod *
 entry_of (struct model *md, const struct ident *id)
 {
   for (size_t i = 0; i < md->nmods; ++i)
-    if (md->mods[i].kind == K_MMAP && same_entry (&md->mods[i].id, id))
+    if (md->mods[i].kind == K_MMAP && same_ident (&md->mods[i].id, id))
       return &md->mods[i];
   return NULL;
 }
@@ -2030,13 +2007,12 @@ compare_snapshots (const struct snapshot *a, const struct snapshot *b,
 
 /* Whether WHAT is known to walk the module list: dwfl_report_module
    (and dwfl_report_elf, which calls it) looks at every module for one
-   of the same name and range after dwfl_report_begin, until
-   dwfl_report_end; and for the end of the list when the module it
-   added last was removed (known bug report-module-walk).  */
+   of the same name and range after dwfl_report_begin marked modules,
+   until dwfl_report_end (known bug report-module-walk).  */
 static bool
-walk_known (const char *what)
+walk_known (const struct model *md, const char *what)
 {
-  return (known_bug ("report-module-walk")
+  return (known_bug ("report-module-walk") && md->marked
 	  && (strcmp (what, "dwfl_report_module") == 0
 	      || strcmp (what, "dwfl_report_elf") == 0));
 }
@@ -2054,7 +2030,7 @@ check_work (struct model *md, const char *what, struct work w, size_t size)
     fprintf (stderr, "op %d: work %" PRIu64 " edges, %" PRIu64 " in"
 	     " comparisons, size %zu, %zu modules\n", W.op, w.edges,
 	     w.compares, size, md->nmods);
-  if (known_bug ("work") || walk_known (what))
+  if (known_bug ("work") || walk_known (md, what))
     return;
   if (w.edges > edges)
     fail ("op %d: %s in a Dwfl of %zu modules took %" PRIu64 " edges of"
@@ -2710,7 +2686,7 @@ of_file (const struct mmod *m, const struct expect *e)
   if (m->state == REPLACED || m->file != e->id.file)
     return false;
   if (m->kind == K_MMAP)
-    return same_entry (&m->id, &e->id);
+    return same_ident (&m->id, &e->id);
   return (m->kind == K_ELF && (m->e_type == ET_DYN || m->e_type == ET_EXEC)
 	  && (e->v->build_id.len == 0
 	      || same_build_id (&files[m->src].elf.build_id,
@@ -3032,16 +3008,6 @@ report_size (struct model *md, const struct expect *e, const struct piece *p)
   return size;
 }
 
-/* After a report of FILE's entry ID: libdwfl frees an entry no module
-   uses, unless it says the file cannot be mapped.  */
-static void
-slot_release (struct model *md, int file, const struct ident *id)
-{
-  if (md->slots[file].valid && same_entry (&md->slots[file].id, id)
-      && ident_view (id)->ok && entry_of (md, id) == NULL)
-    md->slots[file].valid = false;
-}
-
 /* Report piece P of FILE, and check the call and its result against the
    model.  FLAGS: 01 pass a descriptor (the caller's own for this piece,
    or with 20 the one the input passes for every piece of the file),
@@ -3098,21 +3064,7 @@ report_piece (struct model *md, int file, const struct piece *p,
 
   struct ident id = identify (file, fd >= 0, fd_inode);
   if (g != NULL)
-    id = (struct ident) { file, 0, (int) (g - W.given), g->content, -1, 0 };
-  /* The entry libdwfl reads the file into, by name or descriptor.  */
-  bool reaches = (g == NULL && ! null_elf && ! invalid_args (p)
-		  && id.content >= 0 && files[id.content].regular);
-  __typeof__ (md->slots[0]) old_slot = md->slots[file];
-  if (reaches)
-    {
-      if (! md->slots[file].valid || ! same_ident (&md->slots[file].id, &id))
-	{
-	  md->slots[file].valid = true;
-	  md->slots[file].id = id;
-	  md->slots[file].id.serial = ++md->next_serial;
-	}
-      id.serial = md->slots[file].id.serial;
-    }
+    id = (struct ident) { file, 0, (int) (g - W.given), g->content, -1 };
   static struct expect e;
   expect_report (md, &id, p, null_elf, &e);
   static struct snapshot before;
@@ -3187,11 +3139,6 @@ report_piece (struct model *md, int file, const struct piece *p,
 	      W.op, fds_after, fds);
       if (own_fd)
 	close (fd);
-      /* Without the descriptor, libdwfl read nothing.  */
-      if (emfile)
-	md->slots[file] = old_slot;
-      else if (reaches)
-	slot_release (md, file, &id);
       check_work (md, what, work, size);
       check_model (md);
       return;
@@ -3212,8 +3159,6 @@ report_piece (struct model *md, int file, const struct piece *p,
 
   check_work (md, what, work, size);
   bool new_dup = model_report (md, p, &e, mod, name ?: f->path, fd >= 0);
-  if (reaches)
-    slot_release (md, file, &id);
   W.last.ok = true;
   W.last.outcome = e.outcome;
   W.last.size = size;
@@ -3343,7 +3288,7 @@ op_end (struct model *md, uint8_t flags)
       bool kept = false;
       for (size_t j = 0; j < md->nmods; ++j)
 	kept |= (md->mods[j].state == LIVE && md->mods[j].kind == K_MMAP
-		 && same_entry (&md->mods[j].id, &m->id));
+		 && same_ident (&md->mods[j].id, &m->id));
       freed += ! kept;
     }
 
@@ -3354,7 +3299,7 @@ op_end (struct model *md, uint8_t flags)
     if (rc != 1)
       fail ("op %d: dwfl_report_end returned %d", W.op, rc);
   check_work (md, "dwfl_report_end", work_done (), size);
-  md->in_cycle = false;
+  md->in_cycle = md->marked = false;
 
   size_t kept = 0;
   for (size_t i = 0; i < md->nmods; ++i)
@@ -3384,6 +3329,7 @@ op_begin (struct model *md)
   dwfl_report_begin (md->dwfl);
   check_work (md, "dwfl_report_begin", work_done (), size);
   md->in_cycle = true;
+  md->marked = md->nmods > 0;
   for (size_t i = 0; i < md->nmods; ++i)
     if (md->mods[i].state == LIVE)
       md->mods[i].state = STALE;
@@ -3497,14 +3443,6 @@ report_elf (struct model *md, int file, uint64_t base, const char *name)
      ET_REL.  */
   size_t size = c->view.phnum + c->elf.shnum + 1;
   check_work (md, "dwfl_report_elf", work, size);
-  /* Another module of dwfl_report_elf of the file at the bias, stale or
-     grown by pieces, keeps libdwfl's entry for it: no piece finds the
-     new one (known bug report-elf-again).  */
-  bool again = false;
-  for (size_t i = 0; i < md->nmods; ++i)
-    again |= (md->mods[i].elf_key && md->mods[i].state != REPLACED
-	      && md->mods[i].file == file && md->mods[i].elf_bias == bias
-	      && has_bias (&md->mods[i], bias));
   struct mmod *m = new_mod (md, mod, K_ELF, name);
   GElf_Ehdr ehdr_mem, *ehdr = gelf_getehdr (elf, &ehdr_mem);
   m->e_type = ehdr == NULL ? ET_NONE : ehdr->e_type;
@@ -3517,10 +3455,6 @@ report_elf (struct model *md, int file, uint64_t base, const char *name)
   m->bias = bias;
   m->nbiases = m->nposs = 1;
   m->biases[0] = m->poss[0] = bias;
-  m->elf_key = ! again;
-  m->elf_bias = bias;
-  if (again && known_bug ("report-elf-again"))
-    m->nbiases = 0;
   W.last = (__typeof__ (W.last)) { true, O_NEW, size, 0, work };
   check_model (md);
 }
@@ -3788,9 +3722,7 @@ use_dwfl (int k, enum callbacks cb)
     die ("dwfl_begin: %s", dwfl_errmsg (-1));
   md->callbacks = cb;
   md->nmods = 0;
-  md->in_cycle = false;
-  memset (md->slots, 0, sizeof md->slots);
-  md->next_serial = 0;
+  md->in_cycle = md->marked = false;
   W.md = md;
   if (trace)
     fprintf (stderr, "op %d: Dwfl %d, with the %s callbacks\n", W.op, k,
@@ -3955,7 +3887,7 @@ check_series (struct model *md, struct series *s, const char *what)
     fprintf (work_log, "series-%s %zu %zu %" PRIu64 " %zu %" PRIu64 "\n",
 	     what, md->nmods, W.last.size, W.last.work.edges, s->n, s->edges);
   if (W.last.work.edges > s->edges + WORK_SLACK && ! known_bug ("work")
-      && ! walk_known (what))
+      && ! walk_known (md, what))
     fail ("op %d: %s in a Dwfl of %zu modules took %" PRIu64 " edges of"
 	  " libdwfl outside its trees' comparisons, the same call in one of"
 	  " %zu %" PRIu64, W.op, what, md->nmods, W.last.work.edges, s->n,
