@@ -7,7 +7,12 @@
 # [unknown] in the same DSO).  A sample of REF that OTHER lacks counts as
 # a chain that differs.  Prints up to MAX (default 10) chains that differ,
 # REF's and OTHER's, then one line
-#   summary: chains=N equal=N missing=N
+#   summary: chains=N equal=N missing=N stub=N
+# where stub counts the chains that differ only as libdw and libunwind
+# do on their own in a stub without a symbol: REF starts in an unnamed
+# frame (a PLT entry without CFI, as lld links them) and OTHER is REF
+# without the frame after it (libdw's frame-pointer fallback skips the
+# caller that libunwind's PLT rule finds).
 # Usage: clients/perf/compare-chains.sh [-n MAX] REF OTHER
 set -eu
 
@@ -61,12 +66,27 @@ awk -v max="$max" '
       else if (other[k] == ref[k]) {
         equal++
         continue
-      }
+      } else if (stub_skipped(ref[k], other[k]))
+        stub++
       if (shown++ < max) {
         printf "chain %s: ref   %s\n", k, ref[k]
         printf "chain %s: other %s\n", k, k in other ? other[k] : "(no such sample)"
       }
     }
-    printf "summary: chains=%d equal=%d missing=%d\n", n, equal, missing
+    printf "summary: chains=%d equal=%d missing=%d stub=%d\n", n, equal,
+      missing, stub
+  }
+  # Whether OTHER is REF without its second frame, where REF starts in a
+  # stub without a symbol: a PLT entry of an object that gives it no CFI
+  # (lld), which libunwind steps through by its PLT rule and libdw by
+  # the frame pointer, skipping the caller.
+  function stub_skipped(ref, other,    leaf, rest) {
+    if (ref !~ /^\[unknown\] \([^)]*\) <- /)
+      return 0
+    leaf = substr(ref, 1, index(ref, " <- ") - 1)
+    rest = substr(ref, length(leaf) + 5)
+    if (index(rest, " <- ") == 0)
+      return 0
+    return other == leaf " <- " substr(rest, index(rest, " <- ") + 4)
   }
 ' "$1" "$2"
