@@ -1250,7 +1250,6 @@ struct model
   size_t nmods;
   struct mmod mods[MAX_MODULES];
   bool in_cycle;
-  bool marked;			/* dwfl_report_begin marked modules.  */
   int removed_calls;
   int removed_fail_at;
 };
@@ -2005,18 +2004,6 @@ compare_snapshots (const struct snapshot *a, const struct snapshot *b,
 #define WORK_D 32
 #define WORK_E 4
 
-/* Whether WHAT is known to walk the module list: dwfl_report_module
-   (and dwfl_report_elf, which calls it) looks at every module for one
-   of the same name and range after dwfl_report_begin marked modules,
-   until dwfl_report_end (known bug report-module-walk).  */
-static bool
-walk_known (const struct model *md, const char *what)
-{
-  return (known_bug ("report-module-walk") && md->marked
-	  && (strcmp (what, "dwfl_report_module") == 0
-	      || strcmp (what, "dwfl_report_elf") == 0));
-}
-
 static void
 check_work (struct model *md, const char *what, struct work w, size_t size)
 {
@@ -2030,7 +2017,7 @@ check_work (struct model *md, const char *what, struct work w, size_t size)
     fprintf (stderr, "op %d: work %" PRIu64 " edges, %" PRIu64 " in"
 	     " comparisons, size %zu, %zu modules\n", W.op, w.edges,
 	     w.compares, size, md->nmods);
-  if (known_bug ("work") || walk_known (md, what))
+  if (known_bug ("work"))
     return;
   if (w.edges > edges)
     fail ("op %d: %s in a Dwfl of %zu modules took %" PRIu64 " edges of"
@@ -3299,7 +3286,7 @@ op_end (struct model *md, uint8_t flags)
     if (rc != 1)
       fail ("op %d: dwfl_report_end returned %d", W.op, rc);
   check_work (md, "dwfl_report_end", work_done (), size);
-  md->in_cycle = md->marked = false;
+  md->in_cycle = false;
 
   size_t kept = 0;
   for (size_t i = 0; i < md->nmods; ++i)
@@ -3329,7 +3316,6 @@ op_begin (struct model *md)
   dwfl_report_begin (md->dwfl);
   check_work (md, "dwfl_report_begin", work_done (), size);
   md->in_cycle = true;
-  md->marked = md->nmods > 0;
   for (size_t i = 0; i < md->nmods; ++i)
     if (md->mods[i].state == LIVE)
       md->mods[i].state = STALE;
@@ -3722,7 +3708,7 @@ use_dwfl (int k, enum callbacks cb)
     die ("dwfl_begin: %s", dwfl_errmsg (-1));
   md->callbacks = cb;
   md->nmods = 0;
-  md->in_cycle = md->marked = false;
+  md->in_cycle = false;
   W.md = md;
   if (trace)
     fprintf (stderr, "op %d: Dwfl %d, with the %s callbacks\n", W.op, k,
@@ -3892,8 +3878,7 @@ check_series (struct model *md, struct series *s, const char *what)
   if (work_log != NULL)
     fprintf (work_log, "series-%s %zu %zu %" PRIu64 " %zu %" PRIu64 "\n",
 	     what, md->nmods, W.last.size, W.last.work.edges, s->n, s->edges);
-  if (W.last.work.edges > s->edges + WORK_SLACK && ! known_bug ("work")
-      && ! walk_known (md, what))
+  if (W.last.work.edges > s->edges + WORK_SLACK && ! known_bug ("work"))
     fail ("op %d: %s in a Dwfl of %zu modules took %" PRIu64 " edges of"
 	  " libdwfl outside its trees' comparisons, the same call in one of"
 	  " %zu %" PRIu64, W.op, what, md->nmods, W.last.work.edges, s->n,
