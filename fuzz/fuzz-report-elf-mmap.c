@@ -2791,8 +2791,9 @@ expect_report (struct model *md, const struct ident *id,
 
 /* Update the model for a successful report of P that returned MOD,
    naming a new module NAME, from a descriptor if BY_FD.  Returns
-   whether that made the entry of a file that keeps a duplicate of the
-   descriptor.  */
+   whether that gave the file a duplicate of the descriptor, which it
+   keeps from its first report through one (its name may not reach it
+   when a module wants its ELF file).  */
 static bool
 model_report (struct model *md, const struct piece *p,
 	      const struct expect *e, Dwfl_Module *mod, const char *name,
@@ -2801,8 +2802,13 @@ model_report (struct model *md, const struct piece *p,
   const char *label = files[e->id.file].label;
   struct mmod *m = find_mod (md, mod);
   struct mmod *entry = entry_of (md, &e->id);
-  bool dup = entry != NULL ? entry->dup : by_fd && e->id.given < 0;
-  bool new_dup = entry == NULL && dup;
+  bool had_dup = entry != NULL && entry->dup;
+  bool dup = had_dup || (by_fd && e->id.given < 0);
+  bool new_dup = dup && ! had_dup;
+  if (new_dup)
+    for (size_t i = 0; i < md->nmods; ++i)
+      if (md->mods[i].kind == K_MMAP && same_ident (&md->mods[i].id, &e->id))
+	md->mods[i].dup = true;
 
   switch (e->outcome)
     {
@@ -2817,7 +2823,7 @@ model_report (struct model *md, const struct piece *p,
 	      m == NULL ? "" : m->name, e->allowed[0]->name,
 	      p->prot == -1 ? "that it is in and disagrees with"
 	      : "that holds it");
-      return false;
+      return new_dup;
 
     case O_NEW:
       if (m != NULL)
@@ -2859,8 +2865,6 @@ model_report (struct model *md, const struct piece *p,
 	  m->dup = dup;
 	  m->build_id = e->v->build_id;
 	}
-      else
-	new_dup = false;
       size_t kept = 0;
       for (size_t i = 0; i < m->nbiases; ++i)
 	if (among (e->cands, e->ncands, m->biases[i]))
