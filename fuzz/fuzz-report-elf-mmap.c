@@ -1250,6 +1250,7 @@ struct model
   size_t nmods;
   struct mmod mods[MAX_MODULES];
   bool in_cycle;
+  bool marked;			/* dwfl_report_begin marked modules.  */
   int removed_calls;
   int removed_fail_at;
 };
@@ -3257,6 +3258,20 @@ list_size (const struct model *md)
   return size;
 }
 
+/* The size of what dwfl_report_end frees when no module is marked:
+   the modules replaced by a mapping.  Freeing a module, its state, its
+   file and its entries in the trees takes some 60 edges: four units of
+   WORK_C, beside its ranges and biases.  */
+static size_t
+replaced_size (const struct model *md)
+{
+  size_t size = 1;
+  for (size_t i = 0; i < md->nmods; ++i)
+    if (md->mods[i].state == REPLACED)
+      size += 4 + md->mods[i].nranges + md->mods[i].nbiases;
+  return size;
+}
+
 static void
 op_end (struct model *md, uint8_t flags)
 {
@@ -3283,14 +3298,16 @@ op_end (struct model *md, uint8_t flags)
       freed += ! kept;
     }
 
+  /* It looks at every module only after dwfl_report_begin marked
+     some.  */
   int rc;
-  size_t size = list_size (md);
+  size_t size = md->marked ? list_size (md) : replaced_size (md);
   work_start ();
   while ((rc = dwfl_report_end (md->dwfl, removed_callback, md)) != 0)
     if (rc != 1)
       fail ("op %d: dwfl_report_end returned %d", W.op, rc);
   check_work (md, "dwfl_report_end", work_done (), size);
-  md->in_cycle = false;
+  md->in_cycle = md->marked = false;
 
   size_t kept = 0;
   for (size_t i = 0; i < md->nmods; ++i)
@@ -3320,6 +3337,7 @@ op_begin (struct model *md)
   dwfl_report_begin (md->dwfl);
   check_work (md, "dwfl_report_begin", work_done (), size);
   md->in_cycle = true;
+  md->marked = md->nmods > 0;
   for (size_t i = 0; i < md->nmods; ++i)
     if (md->mods[i].state == LIVE)
       md->mods[i].state = STALE;
@@ -3712,7 +3730,7 @@ use_dwfl (int k, enum callbacks cb)
     die ("dwfl_begin: %s", dwfl_errmsg (-1));
   md->callbacks = cb;
   md->nmods = 0;
-  md->in_cycle = false;
+  md->in_cycle = md->marked = false;
   W.md = md;
   if (trace)
     fprintf (stderr, "op %d: Dwfl %d, with the %s callbacks\n", W.op, k,
