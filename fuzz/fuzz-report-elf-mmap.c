@@ -2805,7 +2805,9 @@ model_report (struct model *md, const struct piece *p,
   struct mmod *entry = entry_of (md, &e->id);
   bool had_dup = entry != NULL && entry->dup;
   bool dup = had_dup || (by_fd && e->id.given < 0);
-  bool new_dup = dup && ! had_dup;
+  /* The file, and so its duplicate, stays only while a module of its
+     pieces uses it: a piece that returns another module makes none.  */
+  bool new_dup = dup && ! had_dup && (entry != NULL || e->outcome != O_SAME);
   if (new_dup)
     for (size_t i = 0; i < md->nmods; ++i)
       if (md->mods[i].kind == K_MMAP && same_ident (&md->mods[i].id, &e->id))
