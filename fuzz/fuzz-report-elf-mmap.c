@@ -3260,17 +3260,22 @@ list_size (const struct model *md)
   return size;
 }
 
-/* The size of what dwfl_report_end frees when no module is marked:
-   the modules replaced by a mapping.  Freeing a module, its state, its
-   file and its entries in the trees takes some 60 edges: four units of
-   WORK_C, beside its ranges and biases.  */
+/* The size of what dwfl_report_end looks at: every module after
+   dwfl_report_begin marked some, else only those replaced by a
+   mapping.  Freeing a module, its state, its file and its entries in
+   the trees takes some 60 edges: four units of WORK_C, beside its
+   ranges and biases.  */
 static size_t
-replaced_size (const struct model *md)
+end_size (const struct model *md)
 {
   size_t size = 1;
   for (size_t i = 0; i < md->nmods; ++i)
-    if (md->mods[i].state == REPLACED)
-      size += 4 + md->mods[i].nranges + md->mods[i].nbiases;
+    {
+      const struct mmod *m = &md->mods[i];
+      bool freed = m->state != LIVE;
+      if (freed || md->marked)
+	size += (freed ? 4 : 1) + m->nranges + m->nbiases;
+    }
   return size;
 }
 
@@ -3300,10 +3305,8 @@ op_end (struct model *md, uint8_t flags)
       freed += ! kept;
     }
 
-  /* It looks at every module only after dwfl_report_begin marked
-     some.  */
   int rc;
-  size_t size = md->marked ? list_size (md) : replaced_size (md);
+  size_t size = end_size (md);
   work_start ();
   while ((rc = dwfl_report_end (md->dwfl, removed_callback, md)) != 0)
     if (rc != 1)
