@@ -137,8 +137,8 @@ check-sanitize: build
 # bench/scaling.png; its work files are in build/bench/.
 .PHONY: bench bench-smoke
 
-bench: build
+bench: build profiler
 	bench/run.sh full
 
-bench-smoke: build
+bench-smoke: build profiler
 	bench/run.sh smoke
