@@ -1339,7 +1339,10 @@ static struct world
   uintptr_t next_tag;
 
   /* What the last report did, for op_many: whether it succeeded, what
-     it did, what it was given, the modules it replaced, its work.  */
+     it did, what it was given, the modules it replaced, its work, and
+     whether it grew a live module by a piece inside one of its ranges
+     that left it all its biases (AGAIN: libdwfl changes nothing of the
+     module, a shorter path than a growth).  */
   struct
   {
     bool ok;
@@ -1347,6 +1350,7 @@ static struct world
     size_t size;
     size_t replaced;
     struct work work;
+    bool again;
   } last;
 
   /* Where a broken rule is reported from.  */
@@ -1873,6 +1877,16 @@ static bool
 ranges_hold (const struct mmod *m, uint64_t addr)
 {
   return ranges_meet (m, addr, addr + 1);
+}
+
+/* Whether one range of M holds all of [START, END).  */
+static bool
+ranges_contain (const struct mmod *m, uint64_t start, uint64_t end)
+{
+  for (size_t i = 0; i < m->nranges; ++i)
+    if (m->ranges[i].start <= start && end <= m->ranges[i].end)
+      return true;
+  return false;
 }
 
 static void
@@ -3152,11 +3166,18 @@ report_piece (struct model *md, int file, const struct piece *p,
 	  "), does not cover the piece", W.op, low, high);
 
   check_work (md, what, work, size);
+  const struct mmod *grown = find_mod (md, mod);
+  struct mmod before_grow = grown != NULL ? *grown : (struct mmod) { 0 };
   bool new_dup = model_report (md, p, &e, mod, name ?: f->path, fd >= 0);
   W.last.ok = true;
   W.last.outcome = e.outcome;
   W.last.size = size;
   W.last.work = work;
+  W.last.again = (e.outcome == O_GROW && before_grow.kind == K_MMAP
+		  && before_grow.state == LIVE
+		  && ranges_contain (&before_grow, p->start, p->start + p->len)
+		  && (grown = find_mod (md, mod)) != NULL
+		  && grown->nbiases == before_grow.nbiases);
   /* A file made from FD holds one duplicate of it for its modules;
      nothing else holds a file for a module until its ELF is wanted.  */
   if (fds_after != fds + new_dup)
@@ -3468,7 +3489,7 @@ report_elf (struct model *md, int file, uint64_t base, const char *name)
   m->bias = bias;
   m->nbiases = m->nposs = 1;
   m->biases[0] = m->poss[0] = bias;
-  W.last = (__typeof__ (W.last)) { true, O_NEW, size, 0, work };
+  W.last = (__typeof__ (W.last)) { true, O_NEW, size, 0, work, false };
   check_model (md);
 }
 
@@ -3544,7 +3565,7 @@ report_module (struct model *md, const char *name, uint64_t start,
       ranges_set (m, start, end);
     }
   W.last = (__typeof__ (W.last)) { true, same != NULL ? O_SAME : O_NEW, 1, 0,
-				   work };
+				   work, false };
   check_model (md);
   check_no_overlap (md);
 }
@@ -3889,6 +3910,7 @@ struct series
   size_t size;
   size_t n;
   uint64_t edges;
+  bool again;
 };
 
 static void
@@ -3896,10 +3918,11 @@ check_series (struct model *md, struct series *s, const char *what)
 {
   if (! W.last.ok || W.last.replaced > 0)
     return;
-  if (! s->have || s->outcome != W.last.outcome || s->size != W.last.size)
+  if (! s->have || s->outcome != W.last.outcome || s->size != W.last.size
+      || s->again != W.last.again)
     {
       *s = (struct series) { true, W.last.outcome, W.last.size, md->nmods,
-			     W.last.work.edges };
+			     W.last.work.edges, W.last.again };
       return;
     }
   if (work_log != NULL)
@@ -3933,7 +3956,7 @@ op_many (struct model *md, struct input *in)
   bool exec = c->view.e_type == ET_EXEC;
   if (! exec)
     p.start -= 0x100000000000;
-  struct series series[3] = { { false, 0, 0, 0, 0 } };
+  struct series series[3] = { { false, 0, 0, 0, 0, false } };
   for (int i = 0; i <= (a & 127) && ! model_full (md); ++i)
     {
       report_piece (md, file, &p, flags & 0x2d);

@@ -240,6 +240,29 @@ put_column (FILE *out, const char *s, int width)
     putc (' ', out);
 }
 
+/* Print SHARE as "%9.2f" does.  printf rounds the exact value of
+   SHARE * 100, a tie to even: the product rounded to a double rounds
+   alike unless it is next to a tie, which is left to printf, as is a
+   share outside [0, 100] (a broken recording's), whose hundredths need
+   not fit in 64 bits.  */
+static void
+put_share (FILE *out, double share)
+{
+  if (share >= 0 && share <= 100)
+    {
+      double hundredths = share * 100;
+      uint64_t whole = hundredths;
+      double frac = hundredths - whole;
+      if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6)
+	{
+	  char buf[32];
+	  fputs (format_number (buf, whole + (frac > 0.5), 9, 2), out);
+	  return;
+	}
+    }
+  fprintf (out, "%9.2f", share);
+}
+
 /* Write an entry's line: SHARE as "%9.2f%%", SAMPLES as "%12" PRIu64,
    COMM, DSO, KERNEL and SYMBOL as print_event has them.  This is most
    of the time perfsym takes to print a profile, and fprintf's was
@@ -249,17 +272,8 @@ put_entry (FILE *out, double share, uint64_t samples, const char *comm,
 	   int comm_width, const char *dso, int dso_width, bool kernel,
 	   const char *symbol)
 {
-  /* printf rounds the exact value of SHARE * 100, a tie to even: the
-     product rounded to a double rounds alike unless it is next to a
-     tie, which is left to printf.  */
-  double hundredths = share * 100;
-  uint64_t whole = hundredths;
-  double frac = hundredths - whole;
   char buf[32];
-  if (share >= 0 && share <= 100 && (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6))
-    fputs (format_number (buf, whole + (frac > 0.5), 9, 2), out);
-  else
-    fprintf (out, "%9.2f", share);
+  put_share (out, share);
   fputs ("%  ", out);
   fputs (format_number (buf, samples, 12, 0), out);
   fputs ("  ", out);
