@@ -12,26 +12,33 @@
 # do on their own in a stub without a symbol: REF starts in an unnamed
 # frame (a PLT entry without CFI, as lld links them) and OTHER is REF
 # without the frame after it (libdw's frame-pointer fallback skips the
-# caller that libunwind's PLT rule finds).
-# Usage: clients/perf/compare-chains.sh [-n MAX] REF OTHER
+# caller that libunwind's PLT rule finds).  With -a ALSO, a third output
+# of the recording, a chain of OTHER that differs from REF's but equals
+# ALSO's counts as equal too, and the summary says how many did, also=N,
+# before stub=N.
+# Usage: clients/perf/compare-chains.sh [-n MAX] [-a ALSO] REF OTHER
 set -eu
 
 usage() {
-  echo "usage: $0 [-n MAX] REF OTHER" >&2
+  echo "usage: $0 [-n MAX] [-a ALSO] REF OTHER" >&2
   exit 2
 }
 max=10
-while getopts n: opt; do
+also=
+while getopts n:a: opt; do
   case $opt in
     n) max=$OPTARG ;;
+    a) also=$OPTARG ;;
     *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 2 ] || usage
-[ -r "$1" ] && [ -r "$2" ] || { echo "$0: cannot read $1 or $2" >&2; exit 1; }
+for f in "$1" "$2" $also; do
+  [ -r "$f" ] || { echo "$0: cannot read $f" >&2; exit 1; }
+done
 
-awk -v max="$max" '
+awk -v max="$max" -v with_also="${also:+1}" '
   # A sample: "PID/TID TIME:" (perf script puts the event fields after),
   # then "\tIP SYM (DSO)" per frame, then an empty line.
   function flush() {
@@ -40,8 +47,10 @@ awk -v max="$max" '
     if (FILENAME == ARGV[1]) {
       ref[key] = chain
       order[++n] = key
-    } else
+    } else if (FILENAME == ARGV[2])
       other[key] = chain
+    else
+      alt[key] = chain
     key = ""
   }
   /^[ \t]*$/ { flush(); next }
@@ -66,6 +75,10 @@ awk -v max="$max" '
       else if (other[k] == ref[k]) {
         equal++
         continue
+      } else if (k in alt && other[k] == alt[k]) {
+        equal++
+        also++
+        continue
       } else if (stub_skipped(ref[k], other[k]))
         stub++
       if (shown++ < max) {
@@ -73,8 +86,8 @@ awk -v max="$max" '
         printf "chain %s: other %s\n", k, k in other ? other[k] : "(no such sample)"
       }
     }
-    printf "summary: chains=%d equal=%d missing=%d stub=%d\n", n, equal,
-      missing, stub
+    printf "summary: chains=%d equal=%d missing=%d%s stub=%d\n", n, equal,
+      missing, with_also ? " also=" also + 0 : "", stub
   }
   # Whether OTHER is REF without its second frame, where REF starts in a
   # stub without a symbol: a PLT entry of an object that gives it no CFI
@@ -89,4 +102,4 @@ awk -v max="$max" '
       return 0
     return other == leaf " <- " substr(rest, index(rest, " <- ") + 4)
   }
-' "$1" "$2"
+' "$1" "$2" ${also:+"$also"}
