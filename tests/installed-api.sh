@@ -18,6 +18,9 @@
 #     duplicate while they live, none after;
 #   - a file replaced under its name 2000 times, one module alive at a
 #     time: the heap and the descriptors stay flat;
+#   - a library opened once as an Elf and unlinked, reported through
+#     dwfl_report_elf_mmap_elf in 8 Dwfls and given back: each names its
+#     function (readelf -s) under its own bias;
 #   - bad mappings: each refused with the error the header gives it.
 # Usage: tests/installed-api.sh
 set -eu
@@ -95,6 +98,11 @@ heap=$(echo "$out" | sed -n 's/.*heap \([-+0-9]*\) bytes.*/\1/p')
 # Before v3 each file kept about 650 bytes for ever: 1,170,000 here.
 [ "${heap:-999999}" -le 16384 ] || fail "rebuilds: the heap grew by $heap bytes"
 case $out in *", +0 descriptors"*) ;; *) fail "rebuilds: descriptors grew" ;; esac
+
+cp "$work/first-sha1.so" "$work/gone.so"
+value=$(readelf -sW "$work/gone.so" | awk '$8 == "built_first" { print $2; exit }')
+out=$("$work/user" elf "$work/gone.so" 8 "$value") || fail "elf"
+echo "$out"
 
 echo "not ELF" > "$work/text"
 out=$("$work/user" bad "$work/first-sha1.so" "$work/text") || fail "bad"

@@ -24,6 +24,9 @@
      N times: LIB copied to a new inode under one name, one mapping of
      it reported in a new report cycle, which drops the last one's module:
      the heap and the descriptors stay as they were after the first tenth
+   user elf LIB N VALUE
+     LIB opened once as an Elf and unlinked, reported through the Elf in
+     N Dwfls, then given back: each names the function at VALUE
    user bad LIB TEXT
      bad mappings are refused with their error, and leave the Dwfl as it
      was  */
@@ -267,14 +270,12 @@ open_fds (void)
   return n;
 }
 
-/* The first executable PT_LOAD of the ELF file FD, as one mapping at
-   BIAS would show it: *START, *LEN, *PGOFF.  */
+/* The first executable PT_LOAD of ELF, as one mapping at BIAS would
+   show it: *START, *LEN, *PGOFF.  */
 static void
-text_mapping (int fd, GElf_Addr bias, GElf_Addr *start, GElf_Addr *len,
-	      GElf_Off *pgoff)
+text_of_elf (Elf *elf, GElf_Addr bias, GElf_Addr *start, GElf_Addr *len,
+	     GElf_Off *pgoff)
 {
-  elf_version (EV_CURRENT);
-  Elf *elf = elf_begin (fd, ELF_C_READ, NULL);
   size_t phnum;
   if (elf == NULL || elf_getphdrnum (elf, &phnum) != 0)
     fail ("libelf: %s", elf_errmsg (-1));
@@ -287,11 +288,20 @@ text_mapping (int fd, GElf_Addr bias, GElf_Addr *start, GElf_Addr *len,
 	  *pgoff = ph->p_offset & -page;
 	  *start = bias + (ph->p_vaddr & -page);
 	  *len = ph->p_offset + ph->p_filesz - *pgoff;
-	  elf_end (elf);
 	  return;
 	}
     }
   fail ("no executable PT_LOAD");
+}
+
+/* The same for the ELF file FD.  */
+static void
+text_mapping (int fd, GElf_Addr bias, GElf_Addr *start, GElf_Addr *len,
+	      GElf_Off *pgoff)
+{
+  Elf *elf = elf_begin (fd, ELF_C_READ, NULL);
+  text_of_elf (elf, bias, start, len, pgoff);
+  elf_end (elf);
 }
 
 static int
@@ -384,6 +394,45 @@ rebuilds (const char *lib, int n)
   return 0;
 }
 
+/* As a profiler that opens each file once, as it identifies it, and
+   shares the Elf among the Dwfls of its processes: LIB is opened, and
+   unlinked so that no name reaches it, then reported through the Elf in
+   N Dwfls, one mapping each, and the Elf given back; each Dwfl names
+   the function at VALUE (readelf's) under its bias.  */
+static int
+shared_elf (const char *lib, int n, GElf_Addr value)
+{
+  int fd = open (lib, O_RDONLY);
+  Elf *elf = fd >= 0 ? elf_begin (fd, ELF_C_READ_MMAP, NULL) : NULL;
+  if (elf == NULL || unlink (lib) != 0)
+    fail ("%s: cannot open it as ELF and unlink it", lib);
+  GElf_Addr start, len;
+  GElf_Off pgoff;
+  text_of_elf (elf, 0, &start, &len, &pgoff);
+  const GElf_Addr step = 0x1000000;
+  Dwfl *dwfls[n];
+  for (int i = 0; i < n; ++i)
+    {
+      dwfls[i] = new_dwfl (i % 2 ? "proc" : "none");
+      if (dwfl_report_elf_mmap_elf (dwfls[i], NULL, lib, elf,
+				    (i + 1) * step + start, len, pgoff,
+				    PROT_READ | PROT_EXEC) == NULL)
+	fail ("Dwfl %d: %s", i, dwfl_errmsg (-1));
+      end_report (dwfls[i]);
+    }
+  elf_end (elf);
+  close (fd);
+  for (int i = 0; i < n; ++i)
+    {
+      const void *p = (const void *) ((i + 1) * step + value);
+      if (strcmp (name_at (dwfls[i], p), "built_first") != 0)
+	fail ("Dwfl %d: %p is %s", i, p, name_at (dwfls[i], p));
+      dwfl_end (dwfls[i]);
+    }
+  printf ("%d Dwfls named built_first through one Elf\n", n);
+  return 0;
+}
+
 static int
 count_module (Dwfl_Module *mod __attribute__ ((unused)),
 	      void **userdata __attribute__ ((unused)),
@@ -457,6 +506,7 @@ bad (const char *lib, const char *text)
 int
 main (int argc, char **argv)
 {
+  elf_version (EV_CURRENT);
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp (mode, "version") == 0 && argc == 2)
     return puts (dwfl_version (NULL)) < 0;
@@ -468,6 +518,8 @@ main (int argc, char **argv)
     return one_fd (argv[2], atoi (argv[3]));
   if (strcmp (mode, "rebuilds") == 0 && argc == 4)
     return rebuilds (argv[2], atoi (argv[3]));
+  if (strcmp (mode, "elf") == 0 && argc == 5)
+    return shared_elf (argv[2], atoi (argv[3]), strtoull (argv[4], NULL, 16));
   if (strcmp (mode, "bad") == 0 && argc == 4)
     return bad (argv[2], argv[3]);
   fprintf (stderr, "usage: see the head of %s\n", __FILE__);
