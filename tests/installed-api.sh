@@ -8,8 +8,9 @@
 # users hit, each against truth from outside libdwfl:
 #   - no find_elf callback (perf's unwinder) and dwfl_linux_proc_find_elf:
 #     every object of this process's /proc/self/maps gets the file and
-#     the load address that dl_iterate_phdr gives, and its functions the
-#     names of the compiler and of dladdr;
+#     the load address that dl_iterate_phdr gives, its functions the
+#     names of the compiler and of dladdr, and a function of the program
+#     and one of libc (its DWARF apart, libc6-dbg) addr2line's lines;
 #   - a library rebuilt with one name changed and identical program
 #     headers (readelf -l), renamed over the mapped one, with and without
 #     a build ID: the first build's function is named before, and the
@@ -59,6 +60,14 @@ version=$("$work/user" version)
 for callbacks in none proc; do
   out=$("$work/user" self $callbacks) || fail "self, find_elf $callbacks"
   echo "self, find_elf $callbacks: $out"
+  # Each source line as binutils' addr2line finds it (it finds libc's
+  # DWARF by build ID, in libc6-dbg).
+  echo "$out" | while read -r what file addr line; do
+    [ "$what" = line ] || continue
+    want=$(addr2line -e "$file" "$addr" | sed 's/ (discriminator [0-9]*)$//')
+    [ "$line" = "$(basename "$want")" ] ||
+      { echo "installed-api: self, find_elf $callbacks: $file $addr is $line, addr2line says $want"; exit 1; }
+  done || failed=1
 done
 
 # Two builds of a library that differ in one name only: their program

@@ -11,7 +11,7 @@
      dl_iterate_phdr lists against its module: the module's file is the
      object's, its bias the object's load address; and a function of the
      program and one of libdw are named as the compiler and dladdr name
-     them
+     them; then the source line of one of the program and one of libc
    user rebuilt none|proc LIB NEW
      dlopens LIB and reports its mappings; a first Dwfl reads its ELF
      file at once, a second after NEW was renamed over LIB: the first
@@ -191,6 +191,29 @@ check_object (struct dl_phdr_info *info, size_t size __attribute__ ((unused)),
   return 0;
 }
 
+/* Print where the code at P is, as "line FILE ADDRESS SOURCE:LINE":
+   the module's file, P's address in that file, and what its DWARF
+   (found by find_debuginfo, in the file or apart) says of P.  */
+static void
+print_line (Dwfl *dwfl, const void *p)
+{
+  Dwfl_Module *mod = module_at (dwfl, p);
+  Dwarf_Addr bias, dwarf_bias;
+  if (dwfl_module_getelf (mod, &bias) == NULL
+      || dwfl_module_getdwarf (mod, &dwarf_bias) == NULL)
+    fail ("%p: no DWARF: %s", p, dwfl_errmsg (-1));
+  Dwfl_Line *line = dwfl_module_getsrc (mod, (uintptr_t) p);
+  int lineno;
+  const char *src = (line == NULL ? NULL
+		     : dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL));
+  if (src == NULL)
+    fail ("%p: no line: %s", p, dwfl_errmsg (-1));
+  const char *file;
+  dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, &file, NULL);
+  printf ("line %s %#lx %s:%d\n", file, (unsigned long) ((uintptr_t) p - bias),
+	  basename (src), lineno);
+}
+
 static __attribute__ ((noinline)) int
 function_of_the_program (int x)
 {
@@ -221,6 +244,8 @@ self (const char *callbacks)
 	  info.dli_sname);
   printf ("%d mappings, %d objects as the loader has them\n", taken,
 	  check.checked);
+  print_line (dwfl, ours);
+  print_line (dwfl, (const void *) &dl_iterate_phdr);
   dwfl_end (dwfl);
   return function_of_the_program (0) == 1 ? 0 : 1;
 }
