@@ -11,6 +11,9 @@
 #     the load address that dl_iterate_phdr gives, its functions the
 #     names of the compiler and of dladdr, and a function of the program
 #     and one of libc (its DWARF apart, libc6-dbg) addr2line's lines;
+#   - a child's mappings from /proc/PID/maps, without and with find_elf:
+#     dwfl_getthread_frames unwinds its stack through the child's own
+#     calls, from libc's read to _start;
 #   - a library rebuilt with one name changed and identical program
 #     headers (readelf -l), renamed over the mapped one, with and without
 #     a build ID: the first build's function is named before, and the
@@ -68,6 +71,17 @@ for callbacks in none proc; do
     [ "$line" = "$(basename "$want")" ] ||
       { echo "installed-api: self, find_elf $callbacks: $file $addr is $line, addr2line says $want"; exit 1; }
   done || failed=1
+done
+
+# The names are the program's own calls, innermost first; libc's read
+# is below them and its start code above.
+for callbacks in none proc; do
+  out=$("$work/user" unwind $callbacks) || fail "unwind, find_elf $callbacks"
+  echo "unwind, find_elf $callbacks: $out"
+  case " $out " in
+    *?" child_innermost child_middle child_outer unwind main "*" _start ") ;;
+    *) fail "unwind, find_elf $callbacks: not the child's calls" ;;
+  esac
 done
 
 # Two builds of a library that differ in one name only: their program

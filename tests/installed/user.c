@@ -12,6 +12,9 @@
      object's, its bias the object's load address; and a function of the
      program and one of libdw are named as the compiler and dladdr name
      them; then the source line of one of the program and one of libc
+   user unwind none|proc
+     reports a child's mappings from /proc/PID/maps, attaches to it and
+     prints the names of its frames, innermost first
    user rebuilt none|proc LIB NEW
      dlopens LIB and reports its mappings; a first Dwfl reads its ELF
      file at once, a second after NEW was renamed over LIB: the first
@@ -46,6 +49,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void
@@ -94,15 +98,18 @@ end_report (Dwfl *dwfl)
     fail ("dwfl_report_end: %s", dwfl_errmsg (-1));
 }
 
-/* Report each mapping of /proc/self/maps of a file, or of ONLY's if it
-   is not NULL, as a profiler reports PERF_RECORD_MMAP2 events.  Returns
-   how many were taken.  */
+/* Report each mapping of a file in /proc/PID/maps (PID 0: this
+   process), or of ONLY's if it is not NULL, as a profiler reports
+   PERF_RECORD_MMAP2 events.  Returns how many were taken.  */
 static int
-report_maps (Dwfl *dwfl, const char *only)
+report_maps (Dwfl *dwfl, pid_t pid, const char *only)
 {
-  FILE *maps = fopen ("/proc/self/maps", "r");
+  char maps_path[64] = "/proc/self/maps";
+  if (pid != 0)
+    snprintf (maps_path, sizeof maps_path, "/proc/%d/maps", (int) pid);
+  FILE *maps = fopen (maps_path, "r");
   if (maps == NULL)
-    fail ("/proc/self/maps: %m");
+    fail ("%s: %m", maps_path);
   char *line = NULL;
   size_t size = 0;
   int taken = 0;
@@ -224,7 +231,7 @@ static int
 self (const char *callbacks)
 {
   Dwfl *dwfl = new_dwfl (callbacks);
-  int taken = report_maps (dwfl, NULL);
+  int taken = report_maps (dwfl, 0, NULL);
   end_report (dwfl);
 
   struct self_check check = { dwfl, 0, 0 };
@@ -262,7 +269,7 @@ rebuilt (const char *callbacks, const char *lib, const char *new)
 
   Dwfl *before = new_dwfl (callbacks);
   Dwfl *after = new_dwfl (callbacks);
-  if (report_maps (before, lib) == 0 || report_maps (after, lib) == 0)
+  if (report_maps (before, 0, lib) == 0 || report_maps (after, 0, lib) == 0)
     fail ("no mapping of %s reported", lib);
   end_report (before);
   end_report (after);
@@ -293,6 +300,111 @@ open_fds (void)
     ++n;
   closedir (dir);
   return n;
+}
+
+/* The child of unwind: it waits in a read, three calls deep.  The empty
+   asm after each call keeps it from being a tail call.  */
+static __attribute__ ((noinline)) void
+child_innermost (int fd)
+{
+  char c;
+  if (read (fd, &c, 1) < 0)
+    _exit (2);
+  __asm__ volatile ("");
+}
+
+static __attribute__ ((noinline)) void
+child_middle (int fd)
+{
+  child_innermost (fd);
+  __asm__ volatile ("");
+}
+
+static __attribute__ ((noinline)) void
+child_outer (int fd)
+{
+  child_middle (fd);
+  __asm__ volatile ("");
+}
+
+/* Whether process PID sleeps.  */
+static bool
+sleeping (pid_t pid)
+{
+  char path[64], state = '?';
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  FILE *f = fopen (path, "r");
+  if (f != NULL)
+    {
+      if (fscanf (f, "%*d (%*[^)]) %c", &state) != 1)
+	state = '?';
+      fclose (f);
+    }
+  return state == 'S';
+}
+
+struct frames
+{
+  Dwfl *dwfl;
+  char names[64][64];
+  int n;
+};
+
+static int
+add_frame (Dwfl_Frame *state, void *arg)
+{
+  struct frames *frames = arg;
+  Dwarf_Addr pc;
+  bool activation;
+  if (! dwfl_frame_pc (state, &pc, &activation))
+    return DWARF_CB_ABORT;
+  const char *name = name_at (frames->dwfl, (void *) (pc - ! activation));
+  snprintf (frames->names[frames->n], sizeof frames->names[0], "%s", name);
+  return ++frames->n < 64 ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+/* As eu-stack -p would with the new call: a child's mappings reported
+   from its /proc/PID/maps, then its stack unwound through the modules'
+   CFI.  */
+static int
+unwind (const char *callbacks)
+{
+  int go[2], ready[2];
+  if (pipe (go) != 0 || pipe (ready) != 0)
+    fail ("pipe: %m");
+  pid_t pid = fork ();
+  if (pid < 0)
+    fail ("fork: %m");
+  if (pid == 0)
+    {
+      if (write (ready[1], "", 1) != 1)
+	_exit (2);
+      child_outer (go[0]);
+      _exit (0);
+    }
+  char c;
+  if (read (ready[0], &c, 1) != 1)
+    fail ("the child did not start");
+  for (int i = 0; i < 500 && ! sleeping (pid); ++i)
+    usleep (10000);
+
+  Dwfl *dwfl = new_dwfl (callbacks);
+  report_maps (dwfl, pid, NULL);
+  end_report (dwfl);
+  if (dwfl_linux_proc_attach (dwfl, pid, false) != 0)
+    fail ("dwfl_linux_proc_attach: %s", dwfl_errmsg (-1));
+  struct frames frames = { .dwfl = dwfl };
+  if (dwfl_getthread_frames (dwfl, pid, add_frame, &frames) != 0
+      && frames.n == 0)
+    fail ("dwfl_getthread_frames: %s", dwfl_errmsg (-1));
+  dwfl_end (dwfl);
+  if (write (go[1], "", 1) != 1 || waitpid (pid, NULL, 0) != pid)
+    fail ("the child did not end");
+
+  for (int i = 0; i < frames.n; ++i)
+    printf ("%s%s", i > 0 ? " " : "", frames.names[i]);
+  putchar ('\n');
+  return 0;
 }
 
 /* The first executable PT_LOAD of ELF, as one mapping at BIAS would
@@ -537,6 +649,8 @@ main (int argc, char **argv)
     return puts (dwfl_version (NULL)) < 0;
   if (strcmp (mode, "self") == 0 && argc == 3)
     return self (argv[2]);
+  if (strcmp (mode, "unwind") == 0 && argc == 3)
+    return unwind (argv[2]);
   if (strcmp (mode, "rebuilt") == 0 && argc == 5)
     return rebuilt (argv[2], argv[3], argv[4]);
   if (strcmp (mode, "fd") == 0 && argc == 4)
