@@ -375,6 +375,10 @@ unwind (const char *callbacks)
   pid_t pid = fork ();
   if (pid < 0)
     fail ("fork: %m");
+  /* Each keeps only its own ends: the child's read ends if the parent
+     is gone.  */
+  close (pid == 0 ? go[1] : go[0]);
+  close (pid == 0 ? ready[0] : ready[1]);
   if (pid == 0)
     {
       if (write (ready[1], "", 1) != 1)
