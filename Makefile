@@ -18,6 +18,8 @@
 #   make check-valgrind  the series' new tests under valgrind (leaks, fds)
 #   make check-sanitize  the same with gcc's ASan, LSan and UBSan
 #   make check-master ELFUTILS_GIT=DIR  patches-master/ on elfutils master
+#   make check-old-glibc  the release and the series through make check in
+#                    a Debian 11 chroot (glibc 2.31, gcc 10)
 #   make bench       benchmark dwfl_report_elf_mmap against today's
 #                    workarounds, rewrite bench/RESULTS.md (< 15 minutes);
 #                    make bench-smoke  a short run that checks, no timings
@@ -124,6 +126,14 @@ check-master: deps
 .PHONY: check-prefixes
 check-prefixes: fetch
 	scripts/check-prefixes.sh $(TARBALL) $(BUILDDIR)/prefixes $(FIRST)
+
+# The release and the series on glibc 2.31 and gcc 10, in a Debian 11
+# chroot that debootstrap makes in build/old-glibc (as root; downloads
+# from Debian's archive the first time).  About 25 minutes; make check
+# runs the series' own tests there (tests/old-glibc-smoke.sh).
+.PHONY: check-old-glibc
+check-old-glibc: build
+	scripts/check-old-glibc.sh $(TARBALL) $(TREE) $(BUILDDIR)/old-glibc
 
 .PHONY: check-valgrind check-sanitize
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install with apt-get everything needed to build the patched elfutils, and
 # perfparser (Qt 5, CMake) and perf on it, and run every test (perf's
-# probe test runs ping) and benchmark (bench/perf-report.sh, /usr/bin/time).
+# probe test runs ping; the old-glibc one a Debian 11 chroot, made by
+# debootstrap) and benchmark (bench/perf-report.sh, /usr/bin/time).
 # Idempotent: when every package is present it only checks.
 # Usage: scripts/install-deps.sh
 set -eu
@@ -13,7 +14,7 @@ binutils lld mold clang llvm linux-perf libc6-dbg valgrind
 dpkg-dev abigail-tools gnuplot-nox python3 chromium python3-websocket
 libiberty-dev
 cmake qtbase5-dev
-iputils-ping time"
+iputils-ping time debootstrap"
 
 missing=
 for p in $packages; do
