@@ -28,7 +28,9 @@ die() { echo "check-old-glibc: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "run as root (debootstrap and chroot)"
 [ -f "$tree/configure" ] || die "$tree has no configure: run make build first"
 
-if [ ! -f "$root/.made" ]; then
+# The chroot is made again when the suite or its packages change.
+made="$suite $packages"
+if [ "$(cat "$root/.made" 2>/dev/null)" != "$made" ]; then
   command -v debootstrap > /dev/null ||
     die "debootstrap is missing (scripts/install-deps.sh installs it)"
   echo "check-old-glibc: debootstrap $suite in $root"
@@ -36,7 +38,7 @@ if [ ! -f "$root/.made" ]; then
   debootstrap --variant=minbase --include=$packages $suite "$root" \
     http://deb.debian.org/debian > "$root.log" 2>&1 ||
     die "debootstrap failed, see $root.log"
-  touch "$root/.made"
+  echo "$made" > "$root/.made"
 fi
 
 mount -t proc proc "$root/proc"
