@@ -6,8 +6,9 @@
    and program headers and close it, the least that learning the file's
    layout takes (a Dwfl is one process, and knows only its own files).
    (d+elf), floor-libelf, reads the same through libelf, as
-   dwfl_report_elf_mmap does: elf_begin (ELF_C_READ), which reads
-   lazily with pread, elf_getphdrnum and gelf_getphdr, elf_end.  */
+   dwfl_report_elf_mmap does: one pread of the file's first 4 KiB, where
+   the headers lie, elf_memory of that, gelf_getehdr, elf_getphdrnum and
+   gelf_getphdr, elf_end.  */
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -66,7 +67,9 @@ elf_headers_read_libelf (const char *path)
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return false;
-  Elf *elf = elf_begin (fd, ELF_C_READ, NULL);
+  union { char bytes[4096]; GElf_Xword align; } head;
+  ssize_t n = pread (fd, head.bytes, sizeof head.bytes, 0);
+  Elf *elf = n > 0 ? elf_memory (head.bytes, n) : NULL;
   GElf_Ehdr ehdr;
   size_t phnum;
   bool ok = (elf != NULL && gelf_getehdr (elf, &ehdr) != NULL
